@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT
+ * Bootstrap: the job's key-value store with put / get / fence.
+ *
+ * The runtime sees only this interface. Today one client implements it: the
+ * PMI-1 "simple" wire protocol over the file descriptor named by PMI_FD, which
+ * both rdmx-run and MPICH's hydra serve. A PMIx client can implement the same
+ * five calls later.
+ *
+ * Lifecycle: rx_boot_init -> (put* fence get*)* -> rx_boot_finalize.
+ * Keys are at most 63 characters, values at most 1023; values are text (binary
+ * data must be hex-encoded by the caller, see rx_boot_put_bin). */
+#ifndef RX_BOOT_H
+#define RX_BOOT_H
+
+#include <stddef.h>
+
+typedef struct rx_boot_info {
+    int rank;            /* this process's rank in the job */
+    int size;            /* number of processes in the job */
+    int local_rank;      /* rank among the processes on this host */
+    int local_size;      /* processes on this host */
+    int appnum;
+    char jobid[64];      /* unique per job: KVS name; used to name shared segments */
+    int singleton;       /* 1: started without a launcher, rank 0 of 1 */
+} rx_boot_info_t;
+
+/* Connect to the launcher's key-value server (or become a singleton when no
+ * launcher is present). Fills *info. Returns RX_OK or an error status. */
+int rx_boot_init(rx_boot_info_t *info);
+int rx_boot_put(const char *key, const char *value);
+/* Puts are visible to every rank after all ranks called rx_boot_fence. */
+int rx_boot_fence(void);
+/* Copies the value (NUL-terminated) into value[len]; RX_ERR_NOTFOUND if absent. */
+int rx_boot_get(const char *key, char *value, size_t len);
+/* Binary helpers: hex-encode up to 500 bytes. */
+int rx_boot_put_bin(const char *key, const void *data, size_t len);
+int rx_boot_get_bin(const char *key, void *data, size_t len);
+/* Ask the launcher to end the job with this exit code (MPI_Abort). Does not return on success. */
+int rx_boot_abort(int code, const char *msg);
+int rx_boot_finalize(void);
+
+#endif

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT
+ * The bootstrap client: PMI-1 "simple" wire protocol over the inherited socket
+ * named by PMI_FD (served by rdmx-run and by MPICH's hydra), or a singleton
+ * with a local table when no launcher started this process.
+ * Not thread-safe: the runtime calls it from one thread during init/finalize. */
+#include "boot.h"
+#include "kvs.h"
+#include "pmi1_wire.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static struct {
+    int active;           /* between a successful init and finalize */
+    int fd;               /* PMI socket, -1 as a singleton */
+    rx_boot_info_t info;
+    char kvsname[256];
+    size_t key_max, val_max; /* including the NUL */
+    rx_kvs_t *local;      /* singleton's store */
+    char rbuf[RX_PMI1_LINE_MAX];
+    size_t rlen;          /* bytes buffered in rbuf */
+} rx_boot = {.fd = -1};
+
+static int rx_boot_env_int(const char *name, long lo, long hi, long *out)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s)
+        return RX_ERR_NOTFOUND;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) {
+        rx_log_error("bootstrap: %s=\"%s\" is not a number in [%ld, %ld]", name, s, lo, hi);
+        return RX_ERR_INVAL;
+    }
+    *out = v;
+    return RX_OK;
+}
+
+static int rx_boot_send(const char *line)
+{
+    size_t len = strlen(line), off = 0;
+    while (off < len) {
+        /* MSG_NOSIGNAL: a launcher that died must give an error, not SIGPIPE */
+        ssize_t n = send(rx_boot.fd, line + off, len - off, MSG_NOSIGNAL);
+        if (n < 0 && errno == ENOTSOCK)
+            n = write(rx_boot.fd, line + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rx_log_error("bootstrap: writing to the launcher failed: %s", strerror(errno));
+            return errno == EPIPE || errno == ECONNRESET ? RX_ERR_PEER : RX_ERR_IO;
+        }
+        off += (size_t)n;
+    }
+    return RX_OK;
+}
+
+/* Read one reply line into out (without the '\n') and check that it is
+ * cmd=<expect>. */
+static int rx_boot_recv(const char *expect, char *out, size_t outlen)
+{
+    for (;;) {
+        char *nl = memchr(rx_boot.rbuf, '\n', rx_boot.rlen);
+        if (nl) {
+            size_t len = (size_t)(nl - rx_boot.rbuf);
+            if (len + 1 > outlen) {
+                rx_log_error("bootstrap: reply longer than %zu bytes", outlen);
+                return RX_ERR_TRUNCATE;
+            }
+            memcpy(out, rx_boot.rbuf, len);
+            out[len] = 0;
+            rx_boot.rlen -= len + 1;
+            memmove(rx_boot.rbuf, nl + 1, rx_boot.rlen);
+            char cmd[64];
+            if (rx_pmi1_field(out, "cmd", cmd, sizeof cmd) != RX_OK || strcmp(cmd, expect)) {
+                rx_log_error("bootstrap: expected cmd=%s from the launcher, got \"%s\"", expect, out);
+                return RX_ERR_PEER;
+            }
+            return RX_OK;
+        }
+        if (rx_boot.rlen == sizeof rx_boot.rbuf) {
+            rx_log_error("bootstrap: reply line longer than %zu bytes", sizeof rx_boot.rbuf);
+            return RX_ERR_PEER;
+        }
+        ssize_t n = read(rx_boot.fd, rx_boot.rbuf + rx_boot.rlen, sizeof rx_boot.rbuf - rx_boot.rlen);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rx_log_error("bootstrap: reading from the launcher failed: %s", strerror(errno));
+            return RX_ERR_IO;
+        }
+        if (n == 0) {
+            rx_log_error("bootstrap: the launcher closed the connection (waiting for cmd=%s)", expect);
+            return RX_ERR_PEER;
+        }
+        rx_boot.rlen += (size_t)n;
+    }
+}
+
+static int rx_boot_call(const char *req, const char *expect, char *reply, size_t replylen)
+{
+    int rc = rx_boot_send(req);
+    return rc == RX_OK ? rx_boot_recv(expect, reply, replylen) : rc;
+}
+
+/* Replies that carry rc= must have rc=0. */
+static int rx_boot_reply_rc(const char *reply)
+{
+    long rc;
+    if (rx_pmi1_field_int(reply, "rc", &rc) != RX_OK || rc != 0)
+        return RX_ERR_PEER;
+    return RX_OK;
+}
+
+static int rx_boot_jobid_char_ok(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_' || c == '.';
+}
+
+/* The job id names shared-memory segments ("/<jobid>-..."), so it must be a
+ * short file-name-safe string equal on every rank: rdmx-run passes it in
+ * RDMX_JOBID; under another PMI server it derives from the KVS name. */
+static void rx_boot_make_jobid(const char *kvsname, char *jobid, size_t len)
+{
+    const char *env = getenv("RDMX_JOBID");
+    const char *src = env && *env ? env : kvsname;
+    size_t n = strlen(src), ok = n > 0 && n < 48;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = rx_boot_jobid_char_ok(src[i]);
+    if (ok) {
+        snprintf(jobid, len, "%s", src);
+        return;
+    }
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)src[i]) * 1099511628211ull;
+    snprintf(jobid, len, "rdmx-pmi-%016llx", (unsigned long long)h);
+}
+
+static int rx_boot_init_singleton(rx_boot_info_t *info)
+{
+    uint64_t rnd = 0;
+    if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        rx_log_error("bootstrap: getrandom failed: %s", strerror(errno));
+        return RX_ERR_IO;
+    }
+    int rc = rx_kvs_create(&rx_boot.local);
+    if (rc != RX_OK)
+        return rc;
+    memset(info, 0, sizeof *info);
+    info->size = info->local_size = 1;
+    info->singleton = 1;
+    snprintf(info->jobid, sizeof info->jobid, "rdmx-%d-%016llx", (int)getpid(), (unsigned long long)rnd);
+    snprintf(rx_boot.kvsname, sizeof rx_boot.kvsname, "%s", info->jobid);
+    rx_boot.key_max = RX_KVS_KEY_MAX;
+    rx_boot.val_max = RX_KVS_VAL_MAX;
+    return RX_OK;
+}
+
+static int rx_boot_init_pmi1(long fd, rx_boot_info_t *info)
+{
+    long rank, size, lsize, lrank;
+    char reply[RX_PMI1_LINE_MAX];
+    int rc;
+
+    if ((rc = rx_boot_env_int("PMI_RANK", 0, 1L << 30, &rank)) != RX_OK ||
+        (rc = rx_boot_env_int("PMI_SIZE", 1, 1L << 30, &size)) != RX_OK) {
+        if (rc == RX_ERR_NOTFOUND)
+            rx_log_error("bootstrap: PMI_FD is set but PMI_RANK or PMI_SIZE is missing");
+        return RX_ERR_INVAL;
+    }
+    if (rank >= size) {
+        rx_log_error("bootstrap: PMI_RANK=%ld is not below PMI_SIZE=%ld", rank, size);
+        return RX_ERR_INVAL;
+    }
+    /* Without locality information every rank is taken as local: rdmx launches
+     * on one host only. */
+    rc = rx_boot_env_int("MPI_LOCALNRANKS", 1, size, &lsize);
+    if (rc == RX_OK)
+        rc = rx_boot_env_int("MPI_LOCALRANKID", 0, lsize - 1, &lrank);
+    if (rc == RX_ERR_INVAL)
+        return rc;
+    if (rc == RX_ERR_NOTFOUND) {
+        lsize = size;
+        lrank = rank;
+    }
+    rx_boot.fd = (int)fd;
+    rx_boot.rlen = 0;
+    /* A program this rank starts must not inherit the job's channel. */
+    if (fcntl(rx_boot.fd, F_SETFD, FD_CLOEXEC) < 0) {
+        rx_log_error("bootstrap: PMI_FD=%ld is not an open descriptor: %s", fd, strerror(errno));
+        rx_boot.fd = -1;
+        return RX_ERR_INVAL;
+    }
+
+    if ((rc = rx_boot_call("cmd=init pmi_version=1 pmi_subversion=1\n", "response_to_init", reply,
+                           sizeof reply)) != RX_OK)
+        goto fail;
+    if ((rc = rx_boot_reply_rc(reply)) != RX_OK) {
+        rx_log_error("bootstrap: the launcher refused PMI version 1.1: \"%s\"", reply);
+        goto fail;
+    }
+    long kmax = RX_KVS_KEY_MAX, vmax = RX_KVS_VAL_MAX, appnum = 0;
+    if ((rc = rx_boot_call("cmd=get_maxes\n", "maxes", reply, sizeof reply)) != RX_OK)
+        goto fail;
+    if (rx_pmi1_field_int(reply, "keylen_max", &kmax) != RX_OK ||
+        rx_pmi1_field_int(reply, "vallen_max", &vmax) != RX_OK || kmax < 2 || vmax < 2) {
+        rx_log_error("bootstrap: bad cmd=maxes reply \"%s\"", reply);
+        rc = RX_ERR_PEER;
+        goto fail;
+    }
+    rx_boot.key_max = (size_t)kmax < RX_KVS_KEY_MAX ? (size_t)kmax : RX_KVS_KEY_MAX;
+    rx_boot.val_max = (size_t)vmax < RX_KVS_VAL_MAX ? (size_t)vmax : RX_KVS_VAL_MAX;
+    if ((rc = rx_boot_call("cmd=get_appnum\n", "appnum", reply, sizeof reply)) != RX_OK)
+        goto fail;
+    rx_pmi1_field_int(reply, "appnum", &appnum);
+    if ((rc = rx_boot_call("cmd=get_my_kvsname\n", "my_kvsname", reply, sizeof reply)) != RX_OK)
+        goto fail;
+    if (rx_pmi1_field(reply, "kvsname", rx_boot.kvsname, sizeof rx_boot.kvsname) != RX_OK ||
+        !rx_boot.kvsname[0]) {
+        rx_log_error("bootstrap: bad cmd=my_kvsname reply \"%s\"", reply);
+        rc = RX_ERR_PEER;
+        goto fail;
+    }
+    memset(info, 0, sizeof *info);
+    info->rank = (int)rank;
+    info->size = (int)size;
+    info->local_rank = (int)lrank;
+    info->local_size = (int)lsize;
+    info->appnum = (int)appnum;
+    rx_boot_make_jobid(rx_boot.kvsname, info->jobid, sizeof info->jobid);
+    return RX_OK;
+fail:
+    close(rx_boot.fd);
+    rx_boot.fd = -1;
+    return rc;
+}
+
+int rx_boot_init(rx_boot_info_t *info)
+{
+    if (rx_boot.active) {
+        *info = rx_boot.info;
+        return RX_OK;
+    }
+    long fd;
+    int rc = rx_boot_env_int("PMI_FD", 0, 1L << 20, &fd);
+    if (rc == RX_ERR_NOTFOUND) {
+        if (getenv("PMI_PORT")) {
+            rx_log_error("bootstrap: PMI_PORT (a PMI server reached over TCP) is not supported; "
+                         "start the job with rdmx-run or a launcher that passes PMI_FD");
+            return RX_ERR_UNSUPPORTED;
+        }
+        rc = rx_boot_init_singleton(info);
+    } else if (rc == RX_OK) {
+        rc = rx_boot_init_pmi1(fd, info);
+    }
+    if (rc != RX_OK)
+        return rc;
+    rx_boot.info = *info;
+    rx_boot.active = 1;
+    return RX_OK;
+}
+
+static int rx_boot_check_kv(const char *key, const char *value)
+{
+    if (!rx_boot.active)
+        return RX_ERR_INVAL;
+    if (!key[0] || strlen(key) >= rx_boot.key_max || !rx_pmi1_token_ok(key) || strchr(key, '=')) {
+        rx_log_error("bootstrap: bad key \"%s\" (1 to %zu printable characters, no space or '=')",
+                     key, rx_boot.key_max - 1);
+        return RX_ERR_INVAL;
+    }
+    if (value && (strlen(value) >= rx_boot.val_max || !rx_pmi1_token_ok(value))) {
+        rx_log_error("bootstrap: bad value for key \"%s\" (up to %zu printable characters, no space)",
+                     key, rx_boot.val_max - 1);
+        return RX_ERR_INVAL;
+    }
+    return RX_OK;
+}
+
+int rx_boot_put(const char *key, const char *value)
+{
+    int rc = rx_boot_check_kv(key, value);
+    if (rc != RX_OK)
+        return rc;
+    if (rx_boot.fd < 0)
+        return rx_kvs_put(rx_boot.local, key, value);
+    char req[RX_PMI1_LINE_MAX], reply[RX_PMI1_LINE_MAX];
+    snprintf(req, sizeof req, "cmd=put kvsname=%s key=%s value=%s\n", rx_boot.kvsname, key, value);
+    if ((rc = rx_boot_call(req, "put_result", reply, sizeof reply)) != RX_OK)
+        return rc;
+    if (rx_boot_reply_rc(reply) != RX_OK) {
+        rx_log_error("bootstrap: put of key \"%s\" refused: \"%s\"", key, reply);
+        return RX_ERR_PEER;
+    }
+    return RX_OK;
+}
+
+int rx_boot_fence(void)
+{
+    if (!rx_boot.active)
+        return RX_ERR_INVAL;
+    if (rx_boot.fd < 0)
+        return rx_kvs_commit(rx_boot.local);
+    char reply[RX_PMI1_LINE_MAX];
+    return rx_boot_call("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);
+}
+
+int rx_boot_get(const char *key, char *value, size_t len)
+{
+    int rc = rx_boot_check_kv(key, NULL);
+    if (rc != RX_OK)
+        return rc;
+    char reply[RX_PMI1_LINE_MAX];
+    const char *v = reply;
+    if (rx_boot.fd < 0) {
+        v = rx_kvs_get(rx_boot.local, key);
+        if (!v)
+            return RX_ERR_NOTFOUND;
+    } else {
+        char req[RX_PMI1_LINE_MAX];
+        snprintf(req, sizeof req, "cmd=get kvsname=%s key=%s\n", rx_boot.kvsname, key);
+        if ((rc = rx_boot_call(req, "get_result", reply, sizeof reply)) != RX_OK)
+            return rc;
+        /* servers answer a missing key with rc=-1 (hydra) or another nonzero rc */
+        if (rx_boot_reply_rc(reply) != RX_OK)
+            return RX_ERR_NOTFOUND;
+        char *p = strstr(reply, " value=");
+        if (!p) {
+            rx_log_error("bootstrap: get_result without a value: \"%s\"", reply);
+            return RX_ERR_PEER;
+        }
+        v = p + 7;
+        p = strchr(v, ' ');
+        if (p)
+            *p = 0;
+    }
+    if (strlen(v) + 1 > len)
+        return RX_ERR_TRUNCATE;
+    strcpy(value, v);
+    return RX_OK;
+}
+
+int rx_boot_put_bin(const char *key, const void *data, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    char buf[RX_KVS_VAL_MAX];
+    if (2 * len + 1 > sizeof buf || 2 * len + 1 > rx_boot.val_max)
+        return RX_ERR_INVAL;
+    const unsigned char *d = data;
+    for (size_t i = 0; i < len; i++) {
+        buf[2 * i] = hex[d[i] >> 4];
+        buf[2 * i + 1] = hex[d[i] & 15];
+    }
+    buf[2 * len] = 0;
+    return rx_boot_put(key, buf);
+}
+
+static int rx_boot_hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int rx_boot_get_bin(const char *key, void *data, size_t len)
+{
+    char buf[RX_KVS_VAL_MAX];
+    int rc = rx_boot_get(key, buf, sizeof buf);
+    if (rc != RX_OK)
+        return rc;
+    size_t n = strlen(buf);
+    if (n > 2 * len)
+        return RX_ERR_TRUNCATE;
+    if (n != 2 * len) {
+        rx_log_error("bootstrap: key \"%s\" holds %zu bytes, expected %zu", key, n / 2, len);
+        return RX_ERR_INVAL;
+    }
+    unsigned char *d = data;
+    for (size_t i = 0; i < len; i++) {
+        int hi = rx_boot_hexval(buf[2 * i]), lo = rx_boot_hexval(buf[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            rx_log_error("bootstrap: key \"%s\" does not hold hex data", key);
+            return RX_ERR_INVAL;
+        }
+        d[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return RX_OK;
+}
+
+int rx_boot_abort(int code, const char *msg)
+{
+    if (msg && *msg)
+        rx_log_error("aborting the job (exit code %d): %s", code, msg);
+    if (rx_boot.active && rx_boot.fd >= 0) {
+        char req[64];
+        snprintf(req, sizeof req, "cmd=abort exitcode=%d\n", code);
+        /* The launcher ends every rank on receipt; exiting right away is what
+         * MPICH's client does too, and the launcher reads the request before
+         * it looks at this process's exit. */
+        rx_boot_send(req);
+    }
+    _exit(code & 0xff ? code & 0xff : 1);
+}
+
+int rx_boot_finalize(void)
+{
+    if (!rx_boot.active)
+        return RX_ERR_INVAL;
+    int rc = RX_OK;
+    if (rx_boot.fd >= 0) {
+        char reply[RX_PMI1_LINE_MAX];
+        rc = rx_boot_call("cmd=finalize\n", "finalize_ack", reply, sizeof reply);
+        close(rx_boot.fd);
+        rx_boot.fd = -1;
+    } else {
+        rx_kvs_destroy(rx_boot.local);
+        rx_boot.local = NULL;
+    }
+    rx_boot.active = 0;
+    return rc;
+}

@@ -1,0 +1,283 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# One fault test of rdmx-run:  launcher_case.sh RDMX_RUN FAULT_PROG BOOT_KVS WORKDIR CASE
+# Each case checks the exit status, the launcher's message, the time the job
+# took to end, and that no process (found by a token unique to this run) and
+# no /dev/shm or /tmp file of the job is left. Exit 0 pass, 1 fail, 77 skip.
+set -u
+RUN=$1 PROG=$2 KVS=$3 WORKDIR=$4 CASE=$5
+TOKEN="rdmxft-$CASE-$$-$RANDOM"
+W="$WORKDIR/$CASE.$$"
+mkdir -p "$W" || exit 1
+trap 'rm -rf "$W"' EXIT
+: >"$W/out"
+: >"$W/err"
+
+fail() {
+    echo "FAIL ($CASE): $*"
+    echo "--- stdout"; head -c 4000 "$W/out"
+    echo "--- stderr"; head -c 4000 "$W/err"
+    exit 1
+}
+now() { echo "$EPOCHREALTIME"; }
+# seconds from $1 to $2, and whether that is below $3
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+below() { awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'; }
+
+# run ARGS...: the launcher with stdin from /dev/null unless STDIN names a file
+run() {
+    local t0
+    t0=$(now)
+    "$RUN" "$@" <"${STDIN:-/dev/null}" >"$W/out" 2>"$W/err"
+    RC=$?
+    T_END=$(now)
+    ELAPSED=$(elapsed "$t0" "$T_END")
+}
+expect_rc() { [ "$RC" -eq "$1" ] || fail "exit status $RC, expected $1"; }
+expect_err() { grep -Eq -- "$1" "$W/err" || fail "stderr lacks /$1/"; }
+expect_out() { grep -Eq -- "$1" "$W/out" || fail "stdout lacks /$1/"; }
+expect_no_err() { grep -Eq -- "$1" "$W/err" && fail "stderr has /$1/"; true; }
+expect_fast() { below "$ELAPSED" "$1" || fail "took ${ELAPSED} s, limit $1 s"; }
+jobid() { grep -Eo 'rdmx-[0-9]+-[0-9a-f]{16}' "$W/out" | head -n 1; }
+count_lines() { grep -Ec -- "$1" "$W/out"; }
+
+# No process with the token, no segment or /tmp entry of the job, within $1 s.
+expect_clean() {
+    local limit=${1:-0} job t0 left shm tmp
+    job=$(jobid)
+    [ -n "$job" ] || fail "no job id in the output: the job did not start as expected"
+    t0=$(now)
+    while :; do
+        left=$(pgrep -f -- "$TOKEN")
+        shm=$(ls /dev/shm | grep -F -- "$job-")
+        tmp=$(ls -a /tmp | grep -F -- "$job")
+        [ -z "$left$shm$tmp" ] && return 0
+        below "$(elapsed "$t0" "$(now)")" "$limit" || break
+        sleep 0.05
+    done
+    [ -n "$left" ] && ps -o pid,pgid,stat,args -p "$(echo $left | tr ' ' ',')"
+    fail "left behind: processes [$left] /dev/shm [$shm] /tmp [$tmp]"
+}
+
+# Start the launcher in the background; wait until N ranks printed "ready".
+start_bg() {
+    local n=$1 i
+    shift
+    "$@" </dev/null >"$W/out" 2>"$W/err" &
+    BG=$!
+    for i in $(seq 200); do
+        [ "$(count_lines '^ready ')" -ge "$n" ] && return 0
+        sleep 0.05
+    done
+    kill -KILL "$BG" 2>/dev/null
+    fail "the ranks did not become ready"
+}
+
+case $CASE in
+kvs-*)
+    n=${CASE#kvs-}
+    run -n "$n" "$KVS"
+    expect_rc 0
+    expect_out '^No Errors$'
+    [ -s "$W/err" ] && fail "unexpected stderr"
+    ;;
+exit-zero)
+    run -n 3 "$PROG" exit-after 0 0
+    expect_rc 0
+    [ -s "$W/err" ] && fail "unexpected stderr"
+    ;;
+exit-code)
+    # a rank that exits 5 after finalize: status 5, the others are not ended
+    run -n 3 "$PROG" exit-after 1 5
+    expect_rc 5
+    expect_no_err 'ending the job'
+    ;;
+exit-first)
+    # ranks 1, 2, 3 exit 3, 4, 5 in that order: the first failure wins
+    run -n 4 "$PROG" exit-staggered
+    expect_rc 3
+    ;;
+segv)
+    # rank 3 segfaults; the others ignore SIGTERM, so SIGKILL must end them
+    run -n 4 "$PROG" crash 3 "$TOKEN"
+    expect_rc 139
+    expect_err '^rdmx-run: rank 3 \(pid [0-9]+\) killed by signal 11 \(Segmentation fault\); ending the job$'
+    [ "$(count_lines '^ready ')" -eq 4 ] || fail "not every rank made its segment"
+    t_crash=$(grep -Eo '^crash-at [0-9.]+' "$W/out" | cut -d' ' -f2)
+    [ -n "$t_crash" ] || fail "no crash time"
+    d=$(elapsed "$t_crash" "$T_END")
+    below "$d" 2.0 || fail "the job took $d s to end after the crash"
+    expect_clean 0
+    ;;
+exit-early)
+    run -n 3 "$PROG" exit-early 1 3 "$TOKEN"
+    expect_rc 3
+    expect_err '^rdmx-run: rank 1 \(pid [0-9]+\) exited with code 3 before MPI_Finalize; ending the job$'
+    expect_fast 4
+    expect_clean 0
+    ;;
+abort)
+    run -n 3 "$PROG" abort 2 7 "$TOKEN"
+    expect_rc 7
+    expect_err '^rdmx-run: rank 2 \(pid [0-9]+\) called MPI_Abort with exit code 7; ending the job$'
+    expect_no_err 'before MPI_Finalize'
+    expect_fast 4
+    expect_clean 0
+    ;;
+timeout)
+    run --timeout 1 -n 2 "$PROG" ready-sleep 30 nogc "$TOKEN"
+    expect_rc 124
+    expect_err '^rdmx-run: the job ran longer than --timeout 1 s; ending it$'
+    expect_fast 4
+    expect_clean 0
+    ;;
+skip-barrier)
+    # rank 1 never joins: the others would wait for ever in the fence
+    run -n 3 "$PROG" skip-barrier 1
+    expect_rc 1
+    expect_err 'rank 1 \(pid [0-9]+\) exited without entering the PMI barrier \(fence\) the other ranks wait in; ending the job$'
+    expect_fast 4
+    ;;
+stdin)
+    printf 'alpha\nbeta\n' >"$W/in"
+    STDIN="$W/in" run -n 3 "$PROG" stdin
+    expect_rc 0
+    expect_out '^got: alpha$'
+    expect_out '^got: beta$'
+    expect_out '^stdin bytes 11$'
+    expect_out '^rank 1 stdin eof$'
+    expect_out '^rank 2 stdin eof$'
+    ;;
+stdin-large)
+    # more than the launcher's 64 KiB buffer and a pipe's capacity, from a pipe
+    seq 1 40000 >"$W/in"
+    size=$(wc -c <"$W/in")
+    t0=$(now)
+    "$RUN" -n 2 "$PROG" stdin <"$W/in" | cat >"$W/out" 2>"$W/err"
+    RC=${PIPESTATUS[0]}
+    expect_rc 0
+    expect_out "^stdin bytes $size\$"
+    [ "$(grep -c '^got: ' "$W/out")" -eq 40000 ] || fail "lines of stdin lost"
+    grep '^got: ' "$W/out" | cut -d' ' -f2 | cmp -s - "$W/in" || fail "stdin arrived changed"
+    ;;
+lines)
+    # 8 ranks, 200 lines of 3000 bytes each, each written in two pieces, to
+    # stdout and stderr which both go to one file: every line must be whole
+    "$RUN" -n 8 "$PROG" lines 200 3000 </dev/null >"$W/out" 2>&1
+    RC=$?
+    expect_rc 0
+    "$PROG" verify-lines 8 200 3000 <"$W/out" >"$W/err" 2>&1 || fail "$(cat "$W/err")"
+    ;;
+tag-output)
+    run --tag-output -n 4 "$PROG" lines 50 500
+    expect_rc 0
+    cat "$W/err" >>"$W/out"
+    "$PROG" verify-lines 4 50 500 tagged <"$W/out" >"$W/err" 2>&1 || fail "$(cat "$W/err")"
+    # a last line without newline is flushed (and ended when tagged)
+    run -n 1 sh -c 'printf abc'
+    [ "$(cat "$W/out")" = "abc" ] && [ "$(wc -c <"$W/out")" -eq 3 ] || fail "partial line: [$(cat "$W/out")]"
+    run -l -n 2 sh -c 'printf "x$PMI_RANK"'
+    [ "$(sort "$W/out" | tr '\n' '|')" = "[0] x0|[1] x1|" ] || fail "tagged partial lines: [$(cat "$W/out")]"
+    ;;
+env)
+    export RDMX_FT_B=fromparent
+    run -x RDMX_FT_A=1 -x RDMX_FT_B -genv RDMX_FT_C 'two words' -env RDMX_FT_D x --x=RDMX_FT_E=a=b \
+        -n 2 "$PROG" env RDMX_FT_A 1 RDMX_FT_B fromparent RDMX_FT_C 'two words' RDMX_FT_D x RDMX_FT_E a=b
+    expect_rc 0
+    run -n 2 "$PROG" env PMI_SIZE 2 MPI_LOCALNRANKS 2
+    expect_rc 0
+    # and the check itself can fail
+    run -n 2 "$PROG" env RDMX_FT_A wrong
+    expect_rc 1
+    expect_err 'RDMX_FT_A is "\(unset\)"'
+    ;;
+bind-core)
+    run --tag-output --bind-to core --report-bindings -n 3 sh -c 'grep Cpus_allowed_list /proc/self/status'
+    expect_rc 0
+    for r in 0 1 2; do
+        want=$(grep -Eo "rank $r bound to core [0-9]+ of [0-9]+ \(cpus [^)]*\)" "$W/err" | sed 's/.*(cpus //; s/)//')
+        got=$(grep -E "^\[$r\] Cpus_allowed_list:" "$W/out" | awk '{print $3}')
+        [ -n "$want" ] && [ "$want" = "$got" ] || fail "rank $r: bound to [$got], reported [$want]"
+    done
+    run --bind-to socket -n 1 true
+    expect_rc 2
+    ;;
+sigterm | sigint)
+    sig=TERM num=15 wrap=()
+    # a background job of a script starts with SIGINT ignored; undo that
+    [ "$CASE" = sigint ] && sig=INT num=2 wrap=(env --default-signal=INT)
+    start_bg 3 "${wrap[@]}" "$RUN" -n 3 "$PROG" ready-sleep 30 nogc "$TOKEN"
+    t0=$(now)
+    kill -"$sig" "$BG"
+    wait "$BG"
+    RC=$?
+    ELAPSED=$(elapsed "$t0" "$(now)")
+    expect_rc $((128 + num))
+    expect_err "^rdmx-run: received signal $num \\([A-Za-z]+\\); forwarding it to the ranks and ending the job\$"
+    expect_fast 2
+    expect_clean 0
+    ;;
+sigkill)
+    # the launcher dies at once: its ranks, a process one of them started and
+    # the job's segments must still go
+    start_bg 3 "$RUN" -n 3 "$PROG" ready-sleep 30 grandchild "$TOKEN"
+    job=$(jobid)
+    [ "$(ls /dev/shm | grep -cF -- "$job-test-")" -eq 3 ] || fail "segments missing before the kill"
+    grep -q '^grandchild ' "$W/out" || { sleep 0.5; grep -q '^grandchild ' "$W/out"; } || fail "no grandchild"
+    kill -KILL "$BG"
+    wait "$BG" 2>/dev/null
+    expect_clean 3
+    ;;
+not-found)
+    run -n 2 ./no-such-program-here
+    expect_rc 127
+    expect_err "^rdmx-run: cannot run './no-such-program-here': No such file or directory$"
+    ;;
+usage)
+    run --hosts a,b -n 2 true
+    expect_rc 2
+    expect_err 'multi-host launch not supported yet'
+    run --hostfile hosts true
+    expect_rc 2
+    expect_err 'multi-host launch not supported yet'
+    run -n 0 true
+    expect_rc 2
+    run --no-such-option true
+    expect_rc 2
+    expect_err "unknown option '--no-such-option'"
+    run -n 2
+    expect_rc 2
+    expect_err 'no program given'
+    run --oversubscribe -np 3 --allow-run-as-root true
+    expect_rc 0
+    run --version
+    expect_rc 0
+    expect_out '^rdmx-run \(rdmx\) [0-9]'
+    run --help
+    expect_rc 0
+    expect_out -- '--timeout SECONDS'
+    ;;
+info)
+    run --info
+    expect_rc 0
+    expect_out '^RDMX_LOG +STR +default: warn'
+    expect_out '^RDMX_WAIT '
+    ;;
+mpich)
+    if ! command -v mpiexec.mpich >/dev/null; then
+        echo "SKIP: mpiexec.mpich (Debian package mpich) is not installed"
+        exit 77
+    fi
+    # the same client under MPICH's hydra: PMI_FD, PMI-1 wire protocol
+    t0=$(now)
+    timeout 30 mpiexec.mpich -n 3 "$KVS" </dev/null >"$W/out" 2>"$W/err"
+    RC=$?
+    expect_rc 0
+    expect_out '^No Errors$'
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "PASS ($CASE)"
+exit 0

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT
+ * --bind-to core: rank i gets the i-th usable core modulo their number. A core
+ * is usable when some of its hardware threads are in the launcher's own CPU
+ * set (taskset, cgroup cpusets, a batch system's allocation); the rank is
+ * bound to those threads of it. */
+#include "run.h"
+#include "util/status.h"
+
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rx_run_bind_plan(rx_run_job_t *job, int report)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t allowed = NULL, set = NULL;
+    hwloc_bitmap_t *cores = NULL;
+    int rc = RX_ERR_INVAL, ncores = 0;
+
+    if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
+        rx_run_msg("--bind-to core: hwloc cannot read this machine's topology");
+        return RX_ERR_INVAL;
+    }
+    allowed = hwloc_bitmap_alloc();
+    set = hwloc_bitmap_alloc();
+    int total = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    cores = calloc(total > 0 ? (size_t)total : 1, sizeof *cores);
+    job->bind_sets = calloc((size_t)job->n, sizeof *job->bind_sets);
+    if (!allowed || !set || !cores || !job->bind_sets) {
+        rx_run_msg("out of memory");
+        goto out;
+    }
+    if (hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) < 0)
+        hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
+    hwloc_bitmap_and(allowed, allowed, hwloc_topology_get_allowed_cpuset(topo));
+
+    for (int i = 0; i < total; i++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)i);
+        hwloc_bitmap_and(set, core->cpuset, allowed);
+        if (hwloc_bitmap_iszero(set))
+            continue;
+        cores[ncores] = hwloc_bitmap_dup(set);
+        if (!cores[ncores])
+            goto out;
+        ncores++;
+    }
+    if (ncores == 0) {
+        rx_run_msg("--bind-to core: no core is available to this process");
+        goto out;
+    }
+    for (int r = 0; r < job->n; r++) {
+        hwloc_bitmap_t c = cores[r % ncores];
+        hwloc_cpuset_to_glibc_sched_affinity(topo, c, &job->bind_sets[r], sizeof job->bind_sets[r]);
+        if (report) {
+            char cpus[256];
+            hwloc_bitmap_list_snprintf(cpus, sizeof cpus, c);
+            rx_run_msg("rank %d bound to core %d of %d (cpus %s)", r, r % ncores, ncores, cpus);
+        }
+    }
+    rc = RX_OK;
+out:
+    for (int i = 0; i < ncores; i++)
+        hwloc_bitmap_free(cores[i]);
+    free(cores);
+    hwloc_bitmap_free(allowed);
+    hwloc_bitmap_free(set);
+    hwloc_topology_destroy(topo);
+    if (rc != RX_OK) {
+        free(job->bind_sets);
+        job->bind_sets = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT
+ * The job: start the ranks, then one poll loop until every rank is reaped and
+ * its output drained. Failure rules (docs/launcher.md):
+ *  - a rank killed by a signal, calling MPI_Abort, or exiting after PMI init
+ *    but before PMI finalize ends the job: SIGTERM to every rank's process
+ *    group, SIGKILL one second later;
+ *  - the exit status is the first failure's; 0 only when every rank exits 0. */
+#include "run.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How long output may still arrive after the last rank was reaped (from a
+ * process that escaped the ranks' process groups). */
+#define RX_RUN_DRAIN_S 1.0
+
+void rx_run_set_exit(rx_run_job_t *job, int code)
+{
+    if (!job->have_exit) {
+        job->exit_code = code;
+        job->have_exit = 1;
+    }
+}
+
+static void rx_run_signal_groups(rx_run_job_t *job, int sig)
+{
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].pid > 0)
+            kill(-job->ranks[i].pid, sig);
+}
+
+void rx_run_end_job(rx_run_job_t *job)
+{
+    if (job->ending)
+        return;
+    job->ending = 1;
+    job->kill_at = rx_run_now() + 1.0;
+    rx_run_signal_groups(job, SIGTERM);
+    rx_run_stdin_close(job);
+}
+
+void rx_run_barrier_check(rx_run_job_t *job)
+{
+    if (job->ending || job->barrier_count == 0)
+        return;
+    for (int i = 0; i < job->n; i++) {
+        rx_run_rank_t *r = &job->ranks[i];
+        if (!r->in_barrier && (r->exited || r->finalized)) {
+            rx_run_msg("rank %d (pid %d) %s without entering the PMI barrier (fence) the other "
+                       "ranks wait in; ending the job",
+                       r->rank, (int)r->pid, r->exited ? "exited" : "finalized");
+            rx_run_set_exit(job, 1);
+            rx_run_end_job(job);
+            return;
+        }
+    }
+}
+
+/* A rank was reaped: apply the failure rules. */
+static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
+{
+    /* Requests it sent before dying (abort, finalize) count first. */
+    if (r->pmi_fd >= 0)
+        rx_run_pmi_input(job, r);
+    rx_run_pmi_close(r);
+    r->exited = 1;
+    r->wstatus = wstatus;
+    job->nlive--;
+    if (r->rank == 0)
+        rx_run_stdin_close(job);
+    if (job->ending)
+        return;
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        rx_run_msg("rank %d (pid %d) killed by signal %d (%s); ending the job", r->rank,
+                   (int)r->pid, sig, strsignal(sig));
+        rx_run_set_exit(job, 128 + sig);
+        rx_run_end_job(job);
+        return;
+    }
+    int code = WEXITSTATUS(wstatus);
+    if (r->initialized && !r->finalized) {
+        rx_run_msg("rank %d (pid %d) exited with code %d before MPI_Finalize; ending the job",
+                   r->rank, (int)r->pid, code);
+        rx_run_set_exit(job, code ? code : 1);
+        rx_run_end_job(job);
+        return;
+    }
+    if (code)
+        rx_run_set_exit(job, code);
+    rx_run_barrier_check(job);
+}
+
+static void rx_run_reap(rx_run_job_t *job)
+{
+    int wstatus;
+    pid_t pid;
+    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+        if (pid == job->watchdog_pid) {
+            job->watchdog_pid = -1;
+            continue;
+        }
+        for (int i = 0; i < job->n; i++)
+            if (job->ranks[i].pid == pid && !job->ranks[i].exited) {
+                rx_run_rank_exited(job, &job->ranks[i], wstatus);
+                break;
+            }
+    }
+}
+
+static void rx_run_signal(rx_run_job_t *job)
+{
+    struct signalfd_siginfo si;
+    while (read(job->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) {
+            rx_run_reap(job);
+            continue;
+        }
+        if (!job->ending) {
+            rx_run_msg("received signal %d (%s); forwarding it to the ranks and ending the job", sig,
+                       strsignal(sig));
+            rx_run_set_exit(job, 128 + sig);
+            rx_run_signal_groups(job, sig);
+            job->ending = 1;
+            job->kill_at = rx_run_now() + 1.0;
+            rx_run_stdin_close(job);
+        } else {
+            /* a second request: do not wait any longer */
+            job->kill_at = rx_run_now();
+        }
+    }
+}
+
+/* Descriptors 0-2 must exist, or a pipe created later would take their
+ * number and a rank's stdout could land on its PMI socket. */
+static void rx_run_fix_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0) {
+            int nfd = open("/dev/null", O_RDWR);
+            if (nfd >= 0 && nfd != fd) {
+                dup2(nfd, fd);
+                close(nfd);
+            }
+        }
+}
+
+static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
+{
+    job->opts = opts;
+    job->n = opts->nprocs;
+    job->stdin_pipe = -1;
+    job->watchdog_fd = -1;
+    job->watchdog_pid = -1;
+    job->sigfd = -1;
+
+    uint64_t rnd;
+    if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        rx_run_msg("getrandom: %s", strerror(errno));
+        return RX_ERR_IO;
+    }
+    snprintf(job->jobid, sizeof job->jobid, "rdmx-%d-%016llx", (int)getpid(), (unsigned long long)rnd);
+
+    /* Three descriptors a rank (PMI, stdout, stderr): lift the soft limit. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (rlim_t)job->n * 4 + 32 > rl.rlim_cur) {
+        rx_run_msg("%d ranks need about %d open files, the limit is %llu", job->n, job->n * 4 + 32,
+                   (unsigned long long)rl.rlim_cur);
+        return RX_ERR_INVAL;
+    }
+
+    job->ranks = calloc((size_t)job->n, sizeof *job->ranks);
+    if (!job->ranks || rx_kvs_create(&job->kvs) != RX_OK) {
+        rx_run_msg("out of memory");
+        return RX_ERR_NOMEM;
+    }
+    for (int i = 0; i < job->n; i++) {
+        job->ranks[i].rank = i;
+        job->ranks[i].pmi_fd = job->ranks[i].out.fd = job->ranks[i].err.fd = -1;
+    }
+    if (opts->bind_core && rx_run_bind_plan(job, opts->report_bindings) != RX_OK)
+        return RX_ERR_INVAL;
+
+    /* Signals become events of the poll loop; the ranks unblock them. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    /* a closed stdout of the launcher must not kill it with ranks still running */
+    signal(SIGPIPE, SIG_IGN);
+    job->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (job->sigfd < 0) {
+        rx_run_msg("signalfd: %s", strerror(errno));
+        return RX_ERR_IO;
+    }
+    return rx_run_watchdog_start(job);
+}
+
+static int rx_run_start_ranks(rx_run_job_t *job)
+{
+    int child_stdin = -1;
+    int p[2];
+    /* rank 0 reads the launcher's stdin through a pipe, not the terminal
+     * itself: in its own process group, reading a terminal would stop it */
+    if (pipe2(p, O_CLOEXEC) == 0) {
+        child_stdin = p[0];
+        job->stdin_pipe = p[1];
+        fcntl(p[1], F_SETFL, O_NONBLOCK);
+        job->stdin_open = 1;
+    } else {
+        rx_run_msg("pipe: %s; rank 0 reads /dev/null", strerror(errno));
+    }
+    for (int i = 0; i < job->n; i++) {
+        rx_run_rank_t *r = &job->ranks[i];
+        int rc = rx_run_spawn(job, r, i == 0 ? child_stdin : -1);
+        if (i == 0 && child_stdin >= 0)
+            close(child_stdin);
+        if (r->pid > 0 && !r->exited) {
+            job->nlive++;
+            rx_run_watchdog_add(job, r->pid);
+        }
+        if (rc != RX_OK) {
+            int err = rc > 0 ? rc : 0;
+            if (err)
+                rx_run_msg("cannot run '%s': %s", job->opts->argv[0], strerror(err));
+            rx_run_set_exit(job, err == ENOENT ? RX_RUN_EXIT_NOTFOUND
+                                 : err ? RX_RUN_EXIT_NOEXEC : 1);
+            rx_run_end_job(job);
+            return rc;
+        }
+    }
+    return RX_OK;
+}
+
+static int rx_run_streams_open(const rx_run_job_t *job)
+{
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].out.fd >= 0 || job->ranks[i].err.fd >= 0)
+            return 1;
+    return 0;
+}
+
+/* Which rank and stream each pollfd belongs to. */
+enum { RX_PFD_SIG, RX_PFD_STDIN, RX_PFD_STDIN_PIPE, RX_PFD_PMI, RX_PFD_OUT, RX_PFD_ERR };
+typedef struct { int kind; int rank; } rx_run_pfd_tag_t;
+
+static void rx_run_loop(rx_run_job_t *job)
+{
+    size_t cap = 3 + 3 * (size_t)job->n;
+    struct pollfd *pfd = calloc(cap, sizeof *pfd);
+    rx_run_pfd_tag_t *tag = calloc(cap, sizeof *tag);
+    double drain_until = 0, deadline = job->opts->timeout_s > 0 ? rx_run_now() + job->opts->timeout_s : 0;
+    if (!pfd || !tag) {
+        rx_run_msg("out of memory");
+        rx_run_set_exit(job, 1);
+        rx_run_end_job(job);
+    }
+
+    while (pfd && tag && (job->nlive > 0 || rx_run_streams_open(job))) {
+        double now = rx_run_now();
+        if (job->nlive == 0) {
+            if (drain_until == 0) {
+                /* every rank is gone: anything still in their process groups
+                 * goes too, so nothing of the job outlives it */
+                rx_run_signal_groups(job, SIGKILL);
+                drain_until = now + RX_RUN_DRAIN_S;
+            } else if (now >= drain_until) {
+                break;
+            }
+        }
+        if (deadline > 0 && now >= deadline && !job->ending && job->nlive > 0) {
+            rx_run_msg("the job ran longer than --timeout %g s; ending it", job->opts->timeout_s);
+            rx_run_set_exit(job, RX_RUN_EXIT_TIMEOUT);
+            rx_run_end_job(job);
+        }
+        if (job->ending && job->kill_at > 0 && now >= job->kill_at) {
+            rx_run_signal_groups(job, SIGKILL);
+            job->kill_at = 0;
+        }
+
+        size_t n = 0;
+#define RX_ADD(fd_, ev_, kind_, rank_)                                                            \
+    do {                                                                                          \
+        pfd[n] = (struct pollfd){.fd = (fd_), .events = (ev_)};                                   \
+        tag[n++] = (rx_run_pfd_tag_t){(kind_), (rank_)};                                          \
+    } while (0)
+        RX_ADD(job->sigfd, POLLIN, RX_PFD_SIG, -1);
+        if (job->stdin_pipe >= 0) {
+            if (job->stdin_len > job->stdin_off)
+                RX_ADD(job->stdin_pipe, POLLOUT, RX_PFD_STDIN_PIPE, -1);
+            else if (job->stdin_open)
+                RX_ADD(0, POLLIN, RX_PFD_STDIN, -1);
+        }
+        for (int i = 0; i < job->n; i++) {
+            rx_run_rank_t *r = &job->ranks[i];
+            if (r->pmi_fd >= 0)
+                RX_ADD(r->pmi_fd, POLLIN, RX_PFD_PMI, i);
+            if (r->out.fd >= 0)
+                RX_ADD(r->out.fd, POLLIN, RX_PFD_OUT, i);
+            if (r->err.fd >= 0)
+                RX_ADD(r->err.fd, POLLIN, RX_PFD_ERR, i);
+        }
+#undef RX_ADD
+        double wake = -1;
+        if (deadline > 0 && !job->ending)
+            wake = deadline;
+        if (job->ending && job->kill_at > 0 && (wake < 0 || job->kill_at < wake))
+            wake = job->kill_at;
+        if (drain_until > 0 && (wake < 0 || drain_until < wake))
+            wake = drain_until;
+        int timeout_ms = wake < 0 ? -1 : (int)((wake - now) * 1000) + 1;
+        if (timeout_ms < -1)
+            timeout_ms = 0;
+        int ready = poll(pfd, n, timeout_ms);
+        if (ready < 0) {
+            if (errno == EINTR)
+                continue;
+            rx_run_msg("poll: %s", strerror(errno));
+            rx_run_set_exit(job, 1);
+            rx_run_end_job(job);
+            break;
+        }
+        for (size_t k = 0; k < n && ready > 0; k++) {
+            if (!pfd[k].revents)
+                continue;
+            rx_run_rank_t *r = tag[k].rank >= 0 ? &job->ranks[tag[k].rank] : NULL;
+            switch (tag[k].kind) {
+            case RX_PFD_SIG: rx_run_signal(job); break;
+            case RX_PFD_STDIN: rx_run_stdin_input(job); break;
+            case RX_PFD_STDIN_PIPE: rx_run_stdin_output(job); break;
+            /* the descriptor may have been closed by an earlier event of this round */
+            case RX_PFD_PMI: if (r->pmi_fd == pfd[k].fd) rx_run_pmi_input(job, r); break;
+            case RX_PFD_OUT: if (r->out.fd == pfd[k].fd) rx_run_stream_input(job, r, &r->out); break;
+            case RX_PFD_ERR: if (r->err.fd == pfd[k].fd) rx_run_stream_input(job, r, &r->err); break;
+            }
+        }
+    }
+    /* Output of a process that outlived the drain time: flush what we have. */
+    for (int i = 0; i < job->n; i++) {
+        rx_run_rank_t *r = &job->ranks[i];
+        if (r->out.fd >= 0) {
+            close(r->out.fd);
+            r->out.fd = -1;
+            rx_run_stream_input(job, r, &r->out);
+        }
+        if (r->err.fd >= 0) {
+            close(r->err.fd);
+            r->err.fd = -1;
+            rx_run_stream_input(job, r, &r->err);
+        }
+    }
+    free(pfd);
+    free(tag);
+}
+
+int rx_run_job(const rx_run_opts_t *opts)
+{
+    static rx_run_job_t job; /* large (stdin buffer), one per process */
+    rx_run_fix_std_fds();
+    if (rx_run_setup(&job, opts) == RX_OK && rx_run_start_ranks(&job) == RX_OK) {
+        rx_run_loop(&job);
+    } else {
+        /* a start failed: the loop still reaps whatever was started */
+        if (!job.have_exit)
+            rx_run_set_exit(&job, 1);
+        if (job.ranks && job.sigfd >= 0)
+            rx_run_loop(&job);
+    }
+
+    /* Whatever happened: no process of the job and no segment of it remains. */
+    pid_t *pgids = calloc((size_t)job.n + 1, sizeof *pgids);
+    int ng = 0;
+    for (int i = 0; pgids && job.ranks && i < job.n; i++)
+        if (job.ranks[i].pid > 0)
+            pgids[ng++] = job.ranks[i].pid;
+    rx_run_kill_groups(pgids, ng);
+    free(pgids);
+    rx_run_sweep_shm(job.jobid);
+    rx_run_watchdog_done(&job);
+    rx_kvs_destroy(job.kvs);
+    return job.have_exit ? job.exit_code : 0;
+}

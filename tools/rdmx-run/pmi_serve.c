@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT
+ * The PMI-1 "simple" server, answering as MPICH's hydra does, so that rdmx's
+ * client and MPICH-built programs both run under rdmx-run. Every request is
+ * one line and gets one reply line, except barrier_in (the reply waits for all
+ * ranks) and abort (no reply: the job ends). */
+#include "run.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void rx_run_pmi_close(rx_run_rank_t *r)
+{
+    if (r->pmi_fd >= 0)
+        close(r->pmi_fd);
+    r->pmi_fd = -1;
+    r->pmi_len = 0;
+}
+
+static void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...)
+{
+    char buf[RX_PMI1_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    if (len < 0 || len >= (int)sizeof buf - 1)
+        len = (int)sizeof buf - 2;
+    buf[len++] = '\n';
+    if (r->pmi_fd < 0)
+        return;
+    size_t off = 0;
+    while (off < (size_t)len) {
+        ssize_t n = send(r->pmi_fd, buf + off, (size_t)len - off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            /* A client waits for each reply before its next request, so a
+             * full socket means it broke the protocol; a closed one, that it
+             * is gone (its exit is handled when it is reaped). */
+            if (errno == EAGAIN)
+                rx_run_msg("rank %d does not read its PMI replies; closing its connection", r->rank);
+            rx_run_pmi_close(r);
+            return;
+        }
+        off += (size_t)n;
+    }
+}
+
+static void rx_run_pmi_barrier_in(rx_run_job_t *job, rx_run_rank_t *r)
+{
+    if (r->in_barrier) {
+        rx_run_msg("rank %d entered the PMI barrier twice", r->rank);
+        return;
+    }
+    r->in_barrier = 1;
+    if (++job->barrier_count < job->n) {
+        rx_run_barrier_check(job);
+        return;
+    }
+    rx_kvs_commit(job->kvs);
+    job->barrier_count = 0;
+    for (int i = 0; i < job->n; i++) {
+        job->ranks[i].in_barrier = 0;
+        rx_run_pmi_reply(&job->ranks[i], "cmd=barrier_out");
+    }
+}
+
+static void rx_run_pmi_put(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
+{
+    char kvsname[256], key[RX_KVS_KEY_MAX], value[RX_KVS_VAL_MAX];
+    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, job->jobid)) {
+        rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=unknown_kvsname");
+        return;
+    }
+    if (rx_pmi1_field(line, "key", key, sizeof key) != RX_OK || !key[0] ||
+        rx_pmi1_field(line, "value", value, sizeof value) != RX_OK) {
+        rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=key_or_value_too_long");
+        return;
+    }
+    if (rx_kvs_put(job->kvs, key, value) != RX_OK) {
+        rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=out_of_memory");
+        return;
+    }
+    rx_run_pmi_reply(r, "cmd=put_result rc=0 msg=success");
+}
+
+static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
+{
+    char kvsname[256], key[RX_KVS_KEY_MAX];
+    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, job->jobid)) {
+        rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=unknown_kvsname");
+        return;
+    }
+    if (rx_pmi1_field(line, "key", key, sizeof key) != RX_OK || !key[0]) {
+        rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=bad_key");
+        return;
+    }
+    /* MPICH reads the rank-to-node map from this key: every rank on one node */
+    if (!strcmp(key, "PMI_process_mapping")) {
+        rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=(vector,(0,1,%d))", job->n);
+        return;
+    }
+    const char *v = rx_kvs_get(job->kvs, key);
+    if (v)
+        rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=%s", v);
+    else
+        rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=key_%s_not_found", key);
+}
+
+static void rx_run_pmi_abort(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
+{
+    long code = 1;
+    rx_pmi1_field_int(line, "exitcode", &code);
+    if (job->ending)
+        return;
+    rx_run_msg("rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job", r->rank,
+               (int)r->pid, code);
+    rx_run_set_exit(job, code & 0xff ? (int)(code & 0xff) : 1);
+    rx_run_end_job(job);
+}
+
+static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
+{
+    char cmd[64];
+    /* a spawn request runs over several lines up to "endcmd" */
+    if (r->in_spawn_cmd || !strncmp(line, "mcmd=", 5)) {
+        r->in_spawn_cmd = strcmp(line, "endcmd") != 0;
+        if (!r->in_spawn_cmd) {
+            rx_run_msg("rank %d asked to spawn processes: not supported", r->rank);
+            rx_run_pmi_reply(r, "cmd=spawn_result rc=-1 errmsg=spawn_not_supported");
+        }
+        return;
+    }
+    if (rx_pmi1_field(line, "cmd", cmd, sizeof cmd) != RX_OK) {
+        rx_run_msg("rank %d sent a malformed PMI request \"%.80s\"", r->rank, line);
+        rx_run_pmi_reply(r, "cmd=error rc=-1 msg=malformed_request");
+        return;
+    }
+    if (!strcmp(cmd, "init")) {
+        long ver = 0;
+        rx_pmi1_field_int(line, "pmi_version", &ver);
+        if (ver != 1) {
+            rx_run_pmi_reply(r, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-1");
+            return;
+        }
+        r->initialized = 1;
+        rx_run_pmi_reply(r, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
+    } else if (!strcmp(cmd, "get_maxes")) {
+        rx_run_pmi_reply(r, "cmd=maxes kvsname_max=256 keylen_max=%d vallen_max=%d", RX_KVS_KEY_MAX,
+                         RX_KVS_VAL_MAX);
+    } else if (!strcmp(cmd, "get_appnum")) {
+        rx_run_pmi_reply(r, "cmd=appnum appnum=0");
+    } else if (!strcmp(cmd, "get_my_kvsname")) {
+        rx_run_pmi_reply(r, "cmd=my_kvsname kvsname=%s", job->jobid);
+    } else if (!strcmp(cmd, "get_universe_size")) {
+        rx_run_pmi_reply(r, "cmd=universe_size size=%d", job->n);
+    } else if (!strcmp(cmd, "put")) {
+        rx_run_pmi_put(job, r, line);
+    } else if (!strcmp(cmd, "barrier_in")) {
+        rx_run_pmi_barrier_in(job, r);
+    } else if (!strcmp(cmd, "get")) {
+        rx_run_pmi_get(job, r, line);
+    } else if (!strcmp(cmd, "finalize")) {
+        r->finalized = 1;
+        rx_run_pmi_reply(r, "cmd=finalize_ack");
+    } else if (!strcmp(cmd, "abort")) {
+        rx_run_pmi_abort(job, r, line);
+    } else {
+        rx_run_msg("rank %d sent an unsupported PMI request \"%.80s\"", r->rank, line);
+        rx_run_pmi_reply(r, "cmd=%s_result rc=-1 msg=unsupported_request", cmd);
+    }
+}
+
+void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r)
+{
+    while (r->pmi_fd >= 0) {
+        ssize_t n = read(r->pmi_fd, r->pmi_buf + r->pmi_len, sizeof r->pmi_buf - r->pmi_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n <= 0) {
+            /* closed: after finalize, or the rank is exiting (handled when reaped) */
+            rx_run_pmi_close(r);
+            return;
+        }
+        r->pmi_len += (size_t)n;
+        char *start = r->pmi_buf, *nl;
+        while (r->pmi_fd >= 0 && (nl = memchr(start, '\n', r->pmi_len - (size_t)(start - r->pmi_buf)))) {
+            *nl = 0;
+            rx_run_pmi_line(job, r, start);
+            start = nl + 1;
+        }
+        if (r->pmi_fd < 0)
+            return;
+        r->pmi_len -= (size_t)(start - r->pmi_buf);
+        memmove(r->pmi_buf, start, r->pmi_len);
+        if (r->pmi_len == sizeof r->pmi_buf) {
+            rx_run_msg("rank %d sent a PMI request longer than %d bytes; closing its connection",
+                       r->rank, RX_PMI1_LINE_MAX);
+            rx_run_pmi_close(r);
+            return;
+        }
+    }
+}

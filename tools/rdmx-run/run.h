@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT
+ * rdmx-run internals. One single-threaded process: it forks the ranks, serves
+ * their PMI-1 requests, forwards their output line by line and stdin to rank 0,
+ * watches them die, and ends the job when one fails.
+ *
+ *   main.c     options, --help, --info, --version
+ *   job.c      the event loop, rank deaths, ending the job, exit status
+ *   spawn.c    fork/exec of one rank: descriptors, environment, binding
+ *   bind.c     --bind-to core: the per-rank CPU sets, from hwloc
+ *   pmi_serve.c the PMI-1 "simple" server over each rank's socketpair
+ *   iofwd.c    stdout/stderr lines out, stdin in
+ *   cleanup.c  the watchdog that outlives a killed launcher; /dev/shm sweep */
+#ifndef RX_RUN_H
+#define RX_RUN_H
+
+#include <sched.h> /* cpu_set_t: built with _GNU_SOURCE */
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "boot/kvs.h"
+#include "boot/pmi1_wire.h"
+
+#define RX_RUN_NAME "rdmx-run"
+#define RX_RUN_LINE_CAP (1 << 20) /* a longer line is forwarded in pieces */
+
+/* Exit statuses of the launcher's own failures (a rank's status otherwise). */
+enum {
+    RX_RUN_EXIT_USAGE = 2,     /* bad option, unsupported feature */
+    RX_RUN_EXIT_TIMEOUT = 124, /* --timeout expired, as timeout(1) */
+    RX_RUN_EXIT_NOEXEC = 126,  /* program found but not executable */
+    RX_RUN_EXIT_NOTFOUND = 127 /* program not found */
+};
+
+typedef struct rx_run_opts {
+    int nprocs;
+    int bind_core;        /* --bind-to core */
+    int report_bindings;
+    int tag_output;
+    double timeout_s;     /* 0: none */
+    char **argv;          /* program and its arguments, NULL-terminated */
+} rx_run_opts_t;
+
+/* One output stream of one rank, forwarded whole lines at a time. */
+typedef struct rx_run_stream {
+    int fd;               /* read end of the rank's pipe, -1 once at EOF */
+    int out_fd;           /* 1 or 2: where the launcher writes it */
+    int midline;          /* the last write ended inside a line (no tag next) */
+    char *buf;
+    size_t len, cap;
+} rx_run_stream_t;
+
+typedef struct rx_run_rank {
+    int rank;
+    pid_t pid;            /* also its process group id */
+    int pmi_fd;           /* launcher's end of the socketpair, -1 when closed */
+    size_t pmi_len;
+    char pmi_buf[RX_PMI1_LINE_MAX];
+    int in_spawn_cmd;     /* inside a multi-line "mcmd=spawn" request */
+    rx_run_stream_t out, err;
+    int initialized, finalized, in_barrier;
+    int exited, wstatus;
+} rx_run_rank_t;
+
+typedef struct rx_run_job {
+    const rx_run_opts_t *opts;
+    int n;
+    rx_run_rank_t *ranks;
+    char jobid[64];
+    rx_kvs_t *kvs;
+    int barrier_count;
+    int nlive;            /* ranks not yet reaped */
+    int ending;           /* SIGTERM sent; SIGKILL at kill_at */
+    double kill_at;
+    int exit_code, have_exit;
+    int sigfd;
+    cpu_set_t *bind_sets; /* per rank when --bind-to core, else NULL */
+    /* stdin of the launcher, forwarded to rank 0 */
+    int stdin_open;       /* still reading fd 0 */
+    int stdin_pipe;       /* write end to rank 0, -1 when closed */
+    size_t stdin_len, stdin_off;
+    char stdin_buf[65536];
+    int watchdog_fd;
+    pid_t watchdog_pid;
+} rx_run_job_t;
+
+double rx_run_now(void);
+/* Print "rdmx-run: ..." to the launcher's stderr as one write. */
+void rx_run_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* job.c */
+int rx_run_job(const rx_run_opts_t *opts);
+/* Record the job's exit status if none was recorded yet. */
+void rx_run_set_exit(rx_run_job_t *job, int code);
+/* SIGTERM every rank now, SIGKILL one second later. */
+void rx_run_end_job(rx_run_job_t *job);
+/* End the job if a PMI barrier can no longer complete. */
+void rx_run_barrier_check(rx_run_job_t *job);
+
+/* spawn.c: start rank r; stdin_fd is dup'ed to its fd 0 (-1: /dev/null).
+ * Returns RX_OK, or the exec errno as a positive number with the rank reaped. */
+int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd);
+
+/* bind.c: per-rank CPU sets, round-robin over the cores this process may use. */
+int rx_run_bind_plan(rx_run_job_t *job, int report);
+
+/* pmi_serve.c */
+void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r);
+void rx_run_pmi_close(rx_run_rank_t *r);
+
+/* iofwd.c */
+int rx_run_stream_init(rx_run_stream_t *s, int fd, int out_fd);
+/* Read what is available; forward whole lines. At EOF flush the rest and close. */
+void rx_run_stream_input(rx_run_job_t *job, rx_run_rank_t *r, rx_run_stream_t *s);
+void rx_run_stdin_input(rx_run_job_t *job);
+void rx_run_stdin_output(rx_run_job_t *job);
+void rx_run_stdin_close(rx_run_job_t *job);
+
+/* cleanup.c */
+int rx_run_watchdog_start(rx_run_job_t *job);
+void rx_run_watchdog_add(rx_run_job_t *job, pid_t pgid);
+void rx_run_watchdog_done(rx_run_job_t *job);
+/* SIGKILL the process groups and wait (up to 2 s) until they are gone. */
+void rx_run_kill_groups(const pid_t *pgids, int n);
+/* Remove /dev/shm/<jobid>-*. */
+void rx_run_sweep_shm(const char *jobid);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT
+ * Starting one rank. Between fork and exec the child only rearranges its
+ * descriptors, environment, signal state and CPU binding: the launcher is
+ * single-threaded, so that is safe. */
+#include "run.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void rx_run_setenv_int(const char *name, long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld", v);
+    setenv(name, buf, 1);
+}
+
+/* In the child: never returns. */
+static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, int stdin_fd,
+                         int pmi_fd, int out_fd, int err_fd, int report_fd)
+{
+    /* Its own process group: signals for the rank reach what it starts, and a
+     * Ctrl-C in the terminal reaches only the launcher, which forwards it. */
+    setpgid(0, 0);
+    /* If the launcher dies, even by SIGKILL, the rank dies with it. The check
+     * closes the window where the launcher died before prctl. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != launcher)
+        _exit(1);
+
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL); /* ignored dispositions would survive exec */
+
+    if (stdin_fd < 0)
+        stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (stdin_fd < 0 || dup2(stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+        goto fail;
+    if (fcntl(pmi_fd, F_SETFD, 0) < 0) /* the one descriptor the program inherits */
+        goto fail;
+
+    rx_run_setenv_int("PMI_FD", pmi_fd);
+    rx_run_setenv_int("PMI_RANK", r->rank);
+    rx_run_setenv_int("PMI_SIZE", job->n);
+    rx_run_setenv_int("MPI_LOCALNRANKS", job->n);
+    rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
+    setenv("RDMX_JOBID", job->jobid, 1);
+
+    if (job->bind_sets &&
+        sched_setaffinity(0, sizeof job->bind_sets[r->rank], &job->bind_sets[r->rank]) < 0)
+        goto fail;
+
+    execvp(job->opts->argv[0], job->opts->argv);
+fail:;
+    int err = errno;
+    ssize_t w = write(report_fd, &err, sizeof err);
+    (void)w;
+    _exit(127);
+}
+
+int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
+{
+    int sv[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, rep[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+        pipe2(err, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
+        rx_run_msg("starting rank %d: %s", r->rank, strerror(errno));
+        goto fail;
+    }
+    pid_t launcher = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        rx_run_msg("starting rank %d: fork: %s", r->rank, strerror(errno));
+        goto fail;
+    }
+    if (pid == 0)
+        rx_run_child(job, r, launcher, stdin_fd, sv[1], out[1], err[1], rep[1]);
+
+    /* Also here, so that the group exists before the launcher signals it. */
+    setpgid(pid, pid);
+    r->pid = pid;
+    close(sv[1]);
+    close(out[1]);
+    close(err[1]);
+    close(rep[1]);
+
+    /* The report pipe closes at a successful exec; an errno arrives otherwise. */
+    int child_err = 0;
+    ssize_t n;
+    do
+        n = read(rep[0], &child_err, sizeof child_err);
+    while (n < 0 && errno == EINTR);
+    close(rep[0]);
+    if (n == (ssize_t)sizeof child_err) {
+        int ws;
+        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+            ;
+        r->exited = 1;
+        r->wstatus = ws;
+        close(sv[0]);
+        close(out[0]);
+        close(err[0]);
+        return child_err > 0 ? child_err : RX_ERR_IO;
+    }
+
+    r->pmi_fd = sv[0];
+    fcntl(sv[0], F_SETFL, O_NONBLOCK);
+    if (rx_run_stream_init(&r->out, out[0], 1) != RX_OK ||
+        rx_run_stream_init(&r->err, err[0], 2) != RX_OK) {
+        rx_run_msg("out of memory");
+        /* it runs: leave it to the loop, which ends the job */
+        return RX_ERR_NOMEM;
+    }
+    return RX_OK;
+
+fail:
+    for (int i = 0; i < 2; i++) {
+        if (sv[i] >= 0) close(sv[i]);
+        if (out[i] >= 0) close(out[i]);
+        if (err[i] >= 0) close(err[i]);
+        if (rep[i] >= 0) close(rep[i]);
+    }
+    return RX_ERR_IO;
+}

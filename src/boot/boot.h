@@ -8,7 +8,10 @@
  *
  * Lifecycle: rx_boot_init -> (put* fence get*)* -> rx_boot_finalize.
  * Keys are at most 63 characters, values at most 1023; values are text (binary
- * data must be hex-encoded by the caller, see rx_boot_put_bin). */
+ * data must be hex-encoded by the caller, see rx_boot_put_bin). The wire format
+ * separates fields by spaces, so keys and values are printable ASCII without
+ * spaces (keys also without '='); others give RX_ERR_INVAL.
+ * Not thread-safe: call it from one thread. */
 #ifndef RX_BOOT_H
 #define RX_BOOT_H
 
@@ -32,10 +35,12 @@ int rx_boot_put(const char *key, const char *value);
 int rx_boot_fence(void);
 /* Copies the value (NUL-terminated) into value[len]; RX_ERR_NOTFOUND if absent. */
 int rx_boot_get(const char *key, char *value, size_t len);
-/* Binary helpers: hex-encode up to 500 bytes. */
+/* Binary helpers: hex-encode up to 500 bytes. get_bin expects exactly len
+ * bytes: RX_ERR_TRUNCATE when more are stored, RX_ERR_INVAL when fewer. */
 int rx_boot_put_bin(const char *key, const void *data, size_t len);
 int rx_boot_get_bin(const char *key, void *data, size_t len);
-/* Ask the launcher to end the job with this exit code (MPI_Abort). Does not return on success. */
+/* Ask the launcher to end the job with this exit code (MPI_Abort), then exit
+ * with it (1 when code & 0xff is 0). Does not return. */
 int rx_boot_abort(int code, const char *msg);
 int rx_boot_finalize(void);
 

@@ -263,6 +263,50 @@ info)
     expect_out '^RDMX_LOG +STR +default: warn'
     expect_out '^RDMX_WAIT '
     ;;
+alias)
+    for a in mpiexec mpirun; do
+        "$(dirname "$RUN")/$a" -np 2 "$KVS" </dev/null >"$W/out" 2>"$W/err"
+        RC=$?
+        expect_rc 0
+        expect_out '^No Errors$'
+    done
+    ;;
+mpich-program)
+    # the other direction: a program built with MPICH runs under rdmx-run
+    # (MPICH's own PMI-1 client talks to rdmx-run's server)
+    if ! command -v mpicc.mpich >/dev/null; then
+        echo "SKIP: mpicc.mpich (Debian package libmpich-dev) is not installed"
+        exit 77
+    fi
+    cat >"$W/hello.c" <<'EOS'
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    int rank, size, sum;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1 && rank == 1)
+        MPI_Abort(MPI_COMM_WORLD, 9);
+    if (argc > 1)
+        sleep(30);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d of %d sum %d\n", rank, size, sum);
+    MPI_Finalize();
+    return 0;
+}
+EOS
+    mpicc.mpich -o "$W/hello" "$W/hello.c" || fail "mpicc.mpich failed"
+    run -n 3 "$W/hello"
+    expect_rc 0
+    for r in 0 1 2; do expect_out "^rank $r of 3 sum 3\$"; done
+    run -n 3 "$W/hello" abort
+    expect_rc 9
+    expect_err '^rdmx-run: rank 1 \(pid [0-9]+\) called MPI_Abort with exit code 9; ending the job$'
+    expect_fast 5
+    ;;
 mpich)
     if ! command -v mpiexec.mpich >/dev/null; then
         echo "SKIP: mpiexec.mpich (Debian package mpich) is not installed"

@@ -224,7 +224,9 @@ static int rx_run_start_ranks(rx_run_job_t *job)
     int p[2];
     /* rank 0 reads the launcher's stdin through a pipe, not the terminal
      * itself: in its own process group, reading a terminal would stop it */
-    if (pipe2(p, O_CLOEXEC) == 0) {
+    if (isatty(0) && tcgetpgrp(0) != getpgrp()) {
+        /* started in the background of a terminal: reading it would stop us */
+    } else if (pipe2(p, O_CLOEXEC) == 0) {
         child_stdin = p[0];
         job->stdin_pipe = p[1];
         fcntl(p[1], F_SETFL, O_NONBLOCK);

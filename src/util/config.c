@@ -57,7 +57,7 @@ static int rx_config_set_STR(const char **field, const char *name, const char *v
     return RX_OK;
 }
 
-static int rx_config_set_BOOL(int *field, const char *name, const char *val)
+__attribute__((unused)) static int rx_config_set_BOOL(int *field, const char *name, const char *val)
 {
     if (!strcmp(val, "1") || !strcasecmp(val, "yes") || !strcasecmp(val, "on") || !strcasecmp(val, "true"))
         *field = 1;

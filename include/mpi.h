@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT
+ * rdmx — the MPI interface (MPI-3.1 subset; docs/mpi-support.md lists what is
+ * implemented). Handles are integers: (kind << 24) | index, index 0 is the
+ * null handle of each kind, so every handle a program passes can be checked. */
+#ifndef RDMX_MPI_H
+#define RDMX_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RDMX 1
+#define RDMX_VERSION_STRING "0.1.0"
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef int MPI_Info;
+typedef int MPI_Win;
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int rx_cancelled;     /* implementation fields: use the MPI accessors */
+    long long rx_bytes;
+} MPI_Status;
+
+/* null handles and predefined objects */
+#define MPI_COMM_NULL        ((MPI_Comm)0x44000000)
+#define MPI_COMM_WORLD       ((MPI_Comm)0x44000001)
+#define MPI_COMM_SELF        ((MPI_Comm)0x44000002)
+#define MPI_GROUP_NULL       ((MPI_Group)0x48000000)
+#define MPI_GROUP_EMPTY      ((MPI_Group)0x48000001)
+#define MPI_DATATYPE_NULL    ((MPI_Datatype)0x4c000000)
+#define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0x54000000)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000001)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)0x54000002)
+#define MPI_ERRORS_ABORT     ((MPI_Errhandler)0x54000003)
+#define MPI_OP_NULL          ((MPI_Op)0x58000000)
+#define MPI_MAX              ((MPI_Op)0x58000001)
+#define MPI_MIN              ((MPI_Op)0x58000002)
+#define MPI_SUM              ((MPI_Op)0x58000003)
+#define MPI_PROD             ((MPI_Op)0x58000004)
+#define MPI_LAND             ((MPI_Op)0x58000005)
+#define MPI_BAND             ((MPI_Op)0x58000006)
+#define MPI_LOR              ((MPI_Op)0x58000007)
+#define MPI_BOR              ((MPI_Op)0x58000008)
+#define MPI_LXOR             ((MPI_Op)0x58000009)
+#define MPI_BXOR             ((MPI_Op)0x5800000a)
+#define MPI_MINLOC           ((MPI_Op)0x5800000b)
+#define MPI_MAXLOC           ((MPI_Op)0x5800000c)
+#define MPI_REPLACE          ((MPI_Op)0x5800000d)
+#define MPI_NO_OP            ((MPI_Op)0x5800000e)
+#define MPI_WIN_NULL         ((MPI_Win)0x60000000)
+#define MPI_REQUEST_NULL     ((MPI_Request)0x6c000000)
+#define MPI_INFO_NULL        ((MPI_Info)0x70000000)
+#define MPI_INFO_ENV         ((MPI_Info)0x70000001)
+
+/* predefined datatypes (IDs from src/dtype/basic.h) */
+#define MPI_CHAR                     ((MPI_Datatype)0x4c000001)
+#define MPI_SIGNED_CHAR              ((MPI_Datatype)0x4c000002)
+#define MPI_UNSIGNED_CHAR            ((MPI_Datatype)0x4c000003)
+#define MPI_BYTE                     ((MPI_Datatype)0x4c000004)
+#define MPI_SHORT                    ((MPI_Datatype)0x4c000005)
+#define MPI_UNSIGNED_SHORT           ((MPI_Datatype)0x4c000006)
+#define MPI_INT                      ((MPI_Datatype)0x4c000007)
+#define MPI_UNSIGNED                 ((MPI_Datatype)0x4c000008)
+#define MPI_LONG                     ((MPI_Datatype)0x4c000009)
+#define MPI_UNSIGNED_LONG            ((MPI_Datatype)0x4c00000a)
+#define MPI_LONG_LONG                ((MPI_Datatype)0x4c00000b)
+#define MPI_UNSIGNED_LONG_LONG       ((MPI_Datatype)0x4c00000c)
+#define MPI_FLOAT                    ((MPI_Datatype)0x4c00000d)
+#define MPI_DOUBLE                   ((MPI_Datatype)0x4c00000e)
+#define MPI_LONG_DOUBLE              ((MPI_Datatype)0x4c00000f)
+#define MPI_WCHAR                    ((MPI_Datatype)0x4c000010)
+#define MPI_C_BOOL                   ((MPI_Datatype)0x4c000011)
+#define MPI_INT8_T                   ((MPI_Datatype)0x4c000012)
+#define MPI_INT16_T                  ((MPI_Datatype)0x4c000013)
+#define MPI_INT32_T                  ((MPI_Datatype)0x4c000014)
+#define MPI_INT64_T                  ((MPI_Datatype)0x4c000015)
+#define MPI_UINT8_T                  ((MPI_Datatype)0x4c000016)
+#define MPI_UINT16_T                 ((MPI_Datatype)0x4c000017)
+#define MPI_UINT32_T                 ((MPI_Datatype)0x4c000018)
+#define MPI_UINT64_T                 ((MPI_Datatype)0x4c000019)
+#define MPI_C_FLOAT_COMPLEX          ((MPI_Datatype)0x4c00001a)
+#define MPI_C_DOUBLE_COMPLEX         ((MPI_Datatype)0x4c00001b)
+#define MPI_C_LONG_DOUBLE_COMPLEX    ((MPI_Datatype)0x4c00001c)
+#define MPI_AINT                     ((MPI_Datatype)0x4c00001d)
+#define MPI_OFFSET                   ((MPI_Datatype)0x4c00001e)
+#define MPI_COUNT                    ((MPI_Datatype)0x4c00001f)
+#define MPI_PACKED                   ((MPI_Datatype)0x4c000020)
+#define MPI_FLOAT_INT                ((MPI_Datatype)0x4c000021)
+#define MPI_DOUBLE_INT               ((MPI_Datatype)0x4c000022)
+#define MPI_LONG_INT                 ((MPI_Datatype)0x4c000023)
+#define MPI_2INT                     ((MPI_Datatype)0x4c000024)
+#define MPI_SHORT_INT                ((MPI_Datatype)0x4c000025)
+#define MPI_LONG_DOUBLE_INT          ((MPI_Datatype)0x4c000026)
+#define MPI_CXX_BOOL                 ((MPI_Datatype)0x4c000027)
+#define MPI_CXX_FLOAT_COMPLEX        ((MPI_Datatype)0x4c000028)
+#define MPI_CXX_DOUBLE_COMPLEX       ((MPI_Datatype)0x4c000029)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX  ((MPI_Datatype)0x4c00002a)
+#define MPI_INTEGER                  ((MPI_Datatype)0x4c00002b)
+#define MPI_REAL                     ((MPI_Datatype)0x4c00002c)
+#define MPI_DOUBLE_PRECISION         ((MPI_Datatype)0x4c00002d)
+#define MPI_LOGICAL                  ((MPI_Datatype)0x4c00002e)
+#define MPI_CHARACTER                ((MPI_Datatype)0x4c00002f)
+#define MPI_COMPLEX                  ((MPI_Datatype)0x4c000030)
+#define MPI_DOUBLE_COMPLEX           ((MPI_Datatype)0x4c000031)
+#define MPI_2INTEGER                 ((MPI_Datatype)0x4c000032)#define MPI_LONG_LONG_INT            MPI_LONG_LONG
+#define MPI_C_COMPLEX                MPI_C_FLOAT_COMPLEX
+#define MPI_REAL4                    MPI_FLOAT
+#define MPI_REAL8                    MPI_DOUBLE
+#define MPI_INTEGER4                 MPI_INT32_T
+#define MPI_INTEGER8                 MPI_INT64_T
+
+/* special values */
+#define MPI_ANY_SOURCE   (-1)
+#define MPI_PROC_NULL    (-2)
+#define MPI_ROOT         (-3)
+#define MPI_ANY_TAG      (-1)
+#define MPI_UNDEFINED    (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_BSEND_OVERHEAD 96
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_IN_PLACE      ((void *)-1)
+#define MPI_BOTTOM        ((void *)0)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_UNWEIGHTED    ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+
+enum { MPI_IDENT = 0, MPI_CONGRUENT = 1, MPI_SIMILAR = 2, MPI_UNEQUAL = 3 };
+enum { MPI_THREAD_SINGLE = 0, MPI_THREAD_FUNNELED = 1, MPI_THREAD_SERIALIZED = 2, MPI_THREAD_MULTIPLE = 3 };
+enum { MPI_COMM_TYPE_SHARED = 1 };
+enum { MPI_GRAPH = 1, MPI_CART = 2, MPI_DIST_GRAPH = 3 };
+
+/* predefined attribute keys */
+#define MPI_TAG_UB          0x64400001
+#define MPI_HOST            0x64400002
+#define MPI_IO              0x64400003
+#define MPI_WTIME_IS_GLOBAL 0x64400004
+#define MPI_UNIVERSE_SIZE   0x64400005
+#define MPI_LASTUSEDCODE    0x64400006
+#define MPI_APPNUM          0x64400007
+
+/* error classes (MPI-3.1 table 8.2) */
+#define MPI_SUCCESS          0
+#define MPI_ERR_BUFFER       1
+#define MPI_ERR_COUNT        2
+#define MPI_ERR_TYPE         3
+#define MPI_ERR_TAG          4
+#define MPI_ERR_COMM         5
+#define MPI_ERR_RANK         6
+#define MPI_ERR_REQUEST      7
+#define MPI_ERR_ROOT         8
+#define MPI_ERR_GROUP        9
+#define MPI_ERR_OP          10
+#define MPI_ERR_TOPOLOGY    11
+#define MPI_ERR_DIMS        12
+#define MPI_ERR_ARG         13
+#define MPI_ERR_UNKNOWN     14
+#define MPI_ERR_TRUNCATE    15
+#define MPI_ERR_OTHER       16
+#define MPI_ERR_INTERN      17
+#define MPI_ERR_IN_STATUS   18
+#define MPI_ERR_PENDING     19
+#define MPI_ERR_KEYVAL      20
+#define MPI_ERR_NO_MEM      21
+#define MPI_ERR_BASE        22
+#define MPI_ERR_INFO_KEY    23
+#define MPI_ERR_INFO_VALUE  24
+#define MPI_ERR_INFO_NOKEY  25
+#define MPI_ERR_SPAWN       26
+#define MPI_ERR_PORT        27
+#define MPI_ERR_SERVICE     28
+#define MPI_ERR_NAME        29
+#define MPI_ERR_WIN         30
+#define MPI_ERR_SIZE        31
+#define MPI_ERR_DISP        32
+#define MPI_ERR_INFO        33
+#define MPI_ERR_LOCKTYPE    34
+#define MPI_ERR_ASSERT      35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC    37
+#define MPI_ERR_FILE        38
+#define MPI_ERR_NOT_SAME    39
+#define MPI_ERR_AMODE       40
+#define MPI_ERR_UNSUPPORTED_DATAREP 41
+#define MPI_ERR_UNSUPPORTED_OPERATION 42
+#define MPI_ERR_NO_SUCH_FILE 43
+#define MPI_ERR_FILE_EXISTS 44
+#define MPI_ERR_BAD_FILE    45
+#define MPI_ERR_ACCESS      46
+#define MPI_ERR_NO_SPACE    47
+#define MPI_ERR_QUOTA       48
+#define MPI_ERR_READ_ONLY   49
+#define MPI_ERR_FILE_IN_USE 50
+#define MPI_ERR_DUP_DATAREP 51
+#define MPI_ERR_CONVERSION  52
+#define MPI_ERR_IO          53
+#define MPI_ERR_RMA_RANGE   54
+#define MPI_ERR_RMA_ATTACH  55
+#define MPI_ERR_RMA_SHARED  56
+#define MPI_ERR_RMA_FLAVOR  57
+#define MPI_ERR_LASTCODE    63
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *attribute_val,
+                                          void *extra_state);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)1)
+
+/* Every function below has a PMPI_ twin (the profiling interface). */
+#define RX_MPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+/* environment */
+RX_MPI_API(int, Init, (int *argc, char ***argv))
+RX_MPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+RX_MPI_API(int, Finalize, (void))
+RX_MPI_API(int, Initialized, (int *flag))
+RX_MPI_API(int, Finalized, (int *flag))
+RX_MPI_API(int, Abort, (MPI_Comm comm, int errorcode))
+RX_MPI_API(int, Query_thread, (int *provided))
+RX_MPI_API(int, Is_thread_main, (int *flag))
+RX_MPI_API(int, Get_version, (int *version, int *subversion))
+RX_MPI_API(int, Get_library_version, (char *version, int *resultlen))
+RX_MPI_API(int, Get_processor_name, (char *name, int *resultlen))
+RX_MPI_API(double, Wtime, (void))
+RX_MPI_API(double, Wtick, (void))
+RX_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen))
+RX_MPI_API(int, Error_class, (int errorcode, int *errorclass))
+
+/* communicators and groups */
+RX_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
+RX_MPI_API(int, Comm_size, (MPI_Comm comm, int *size))
+RX_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+RX_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+RX_MPI_API(int, Comm_free, (MPI_Comm *comm))
+RX_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+RX_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+RX_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+RX_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+RX_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int keyval, void *attribute_val))
+RX_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int keyval))
+RX_MPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn,
+                                     MPI_Comm_delete_attr_function *delete_fn, int *keyval,
+                                     void *extra_state))
+RX_MPI_API(int, Comm_free_keyval, (int *keyval))
+RX_MPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+RX_MPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+RX_MPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler))
+RX_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *name))
+RX_MPI_API(int, Comm_get_name, (MPI_Comm comm, char *name, int *resultlen))
+RX_MPI_API(int, Group_size, (MPI_Group group, int *size))
+RX_MPI_API(int, Group_rank, (MPI_Group group, int *rank))
+RX_MPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+RX_MPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+RX_MPI_API(int, Group_free, (MPI_Group *group))
+RX_MPI_API(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[],
+                                        MPI_Group group2, int ranks2[]))
+RX_MPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+
+/* point-to-point */
+RX_MPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RX_MPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RX_MPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RX_MPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RX_MPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status))
+RX_MPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+RX_MPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm,
+                                   MPI_Status *status))
+RX_MPI_API(int, Buffer_attach, (void *buffer, int size))
+RX_MPI_API(int, Buffer_detach, (void *buffer_addr, int *size))
+RX_MPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
+RX_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+RX_MPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+RX_MPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                           int array_of_indices[], MPI_Status array_of_statuses[]))
+RX_MPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+RX_MPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
+                          MPI_Status array_of_statuses[]))
+RX_MPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
+                          MPI_Status *status))
+RX_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                           int array_of_indices[], MPI_Status array_of_statuses[]))
+RX_MPI_API(int, Request_free, (MPI_Request *request))
+RX_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+RX_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+RX_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+RX_MPI_API(int, Cancel, (MPI_Request *request))
+RX_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
+RX_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+RX_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+RX_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
+RX_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+RX_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+
+/* collectives */
+RX_MPI_API(int, Barrier, (MPI_Comm comm))
+RX_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+RX_MPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, int root, MPI_Comm comm))
+RX_MPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm))
+RX_MPI_API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RX_MPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+RX_MPI_API(int, Op_free, (MPI_Op *op))
+RX_MPI_API(int, Op_commutative, (MPI_Op op, int *commute))
+RX_MPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op))
+
+#undef RX_MPI_API
+
+#ifdef __cplusplus
+}
+#endif
+#endif

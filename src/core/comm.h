@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT
+ * Communicators and groups as the layers see them. A communicator owns two
+ * context ids: ctx for point-to-point, ctx + 1 for collectives, so the two
+ * kinds of traffic never match each other. */
+#ifndef RX_CORE_COMM_H
+#define RX_CORE_COMM_H
+
+#include <stdint.h>
+
+#define RX_CTX_MAX 8192          /* context ids (two per communicator) */
+
+typedef struct rx_group {
+    int refcount;
+    int handle;                  /* handle index, 0 for internal groups */
+    int size;
+    int rank;                    /* this process's rank, or -32766 (MPI_UNDEFINED) */
+    int *world;                  /* world rank of each member */
+} rx_group_t;
+
+typedef struct rx_attr {
+    struct rx_attr *next;
+    int keyval;
+    void *value;
+} rx_attr_t;
+
+typedef struct rx_comm {
+    int handle;                  /* handle index */
+    uint32_t ctx;                /* p2p context; ctx + 1 for collectives */
+    int rank, size;
+    int *world;                  /* = group->world */
+    rx_group_t *group;
+    int errhandler;              /* MPI_Errhandler handle */
+    uint32_t coll_seq;           /* tags of successive collectives */
+    rx_attr_t *attrs;
+    int topo_kind;               /* 0, or MPI_CART / MPI_DIST_GRAPH */
+    void *topo;
+    int local_rank, local_size;  /* among members on this node */
+    char name[128];
+} rx_comm_t;
+
+rx_group_t *rx_group_new(int size);
+void rx_group_ref(rx_group_t *g);
+void rx_group_unref(rx_group_t *g);
+/* Rank of world rank w in g, or -32766 (MPI_UNDEFINED). */
+int rx_group_rank_of(const rx_group_t *g, int w);
+
+/* Context-id bitmap: bit set = free. rx_ctx_mask() is this process's view;
+ * communicator creation ANDs the views of all members and takes the lowest. */
+#define RX_CTX_WORDS (RX_CTX_MAX / 2 / 32)
+uint32_t *rx_ctx_mask(void);
+int rx_ctx_pick(const uint32_t *common); /* lowest free id in common, or -1 */
+void rx_ctx_take(int id);
+void rx_ctx_release(int id);
+
+/* Build a communicator around a group (takes a reference). */
+rx_comm_t *rx_comm_new(rx_group_t *group, uint32_t ctx);
+void rx_comm_destroy(rx_comm_t *c);
+
+#endif

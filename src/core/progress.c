@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT
+ * The one progress engine: every transport and every upper-layer queue is
+ * polled from here, whichever call is waiting. */
+#define _GNU_SOURCE
+#include "rt.h"
+
+#include <sched.h>
+#include <time.h>
+
+#define RX_HOOK_MAX 8
+static rx_progress_hook_t rx_hooks[RX_HOOK_MAX];
+static int rx_nhooks;
+int rx_progress_backlog;
+
+int rx_progress_hook_add(rx_progress_hook_t hook)
+{
+    for (int i = 0; i < rx_nhooks; i++)
+        if (rx_hooks[i] == hook)
+            return 0;
+    if (rx_nhooks == RX_HOOK_MAX)
+        return -1;
+    rx_hooks[rx_nhooks++] = hook;
+    return 0;
+}
+
+int rx_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < rx_rt.ntl; i++)
+        n += rx_rt.tls[i]->progress(rx_rt.tls[i]);
+    for (int i = 0; i < rx_nhooks; i++)
+        n += rx_hooks[i]();
+    return n;
+}
+
+void rx_wait_idle_slow(rx_waiter_t *w)
+{
+    if (rx_rt.wait_mode == RX_WAIT_YIELD) {
+        sched_yield();
+        return;
+    }
+    /* block mode: a few yields first (the peer may be about to answer), then
+     * sleep until a sender rings our doorbell */
+    if (w->idle < rx_rt.spin_count + 16) {
+        sched_yield();
+        return;
+    }
+    if (rx_rt.shm_tl && rx_rt.shm_tl->sleep) {
+        rx_rt.shm_tl->sleep(rx_rt.shm_tl, rx_progress_backlog ? 200 : 20000);
+    } else {
+        struct timespec ts = {0, rx_progress_backlog ? 20000 : 200000};
+        nanosleep(&ts, NULL);
+    }
+}

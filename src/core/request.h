@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT
+ * Requests: one structure for every nonblocking operation, kept in a pool of
+ * stable addresses; an MPI_Request is the pool index tagged with its kind. */
+#ifndef RX_CORE_REQUEST_H
+#define RX_CORE_REQUEST_H
+
+#include "tl/tl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rx_req_kind {
+    RX_REQ_SEND = 1,
+    RX_REQ_RECV,
+    RX_REQ_COLL,     /* a nonblocking collective */
+    RX_REQ_PSEND,    /* persistent send (inactive until started) */
+    RX_REQ_PRECV,
+};
+
+enum rx_req_state { /* p2p protocol progress */
+    RX_RS_NONE = 0,
+    RX_RS_EAGER_PENDING,   /* eager send waiting for ring space */
+    RX_RS_SYNC_WAIT,       /* eager synchronous send waiting for the match ack */
+    RX_RS_RNDV_WAIT,       /* rendezvous sender waiting for FIN or CTS */
+    RX_RS_RNDV_STREAM,     /* rendezvous sender streaming fragments */
+    RX_RS_POSTED,          /* receive in the posted queue */
+    RX_RS_RECV_STREAM,     /* receive matched, fragments arriving */
+};
+
+struct rx_comm;
+
+typedef struct rx_req {
+    struct rx_req *next, *prev;   /* posted queue or pending lists */
+    int kind;
+    int state;
+    volatile int complete;
+    int index;                    /* pool index; MPI handle derives from it */
+    int user_freed;               /* MPI_Request_free: release on completion */
+    int is_bsend;
+    int persistent_active;
+    int cancelled;
+    /* status */
+    int st_source, st_tag, st_error;
+    size_t st_bytes;
+    /* operation */
+    struct rx_comm *comm;
+    void *buf;                    /* contiguous data (packed if the type was not) */
+    size_t bytes;                 /* send size or receive capacity */
+    int peer;                     /* comm rank, or MPI_ANY_SOURCE */
+    int tag;
+    uint32_t ctx;
+    int world_peer;
+    int sync;                     /* Ssend semantics */
+    /* rendezvous / pipelined state */
+    size_t offset;
+    size_t rndv_total;            /* message size announced by the sender */
+    uint64_t remote_cookie;
+    /* derived datatypes: user buffer + type when buf is a staging copy */
+    void *user_buf;
+    int user_count;
+    int user_dtype;
+    /* persistent requests keep their arguments here */
+    const void *p_buf;
+    int p_count, p_dtype, p_mode;
+    /* nonblocking collectives */
+    void *coll;
+    int (*coll_progress)(struct rx_req *req);
+} rx_req_t;
+
+/* Allocate a zeroed request (NULL when out of memory). */
+rx_req_t *rx_req_alloc(int kind);
+void rx_req_release(rx_req_t *req);
+/* Look up a live request by pool index; NULL if none. */
+rx_req_t *rx_req_lookup(int index);
+/* Mark complete; releases it if the user already freed it. */
+void rx_req_complete(rx_req_t *req);
+void rx_req_pool_fini(void);
+int rx_req_live_count(void);
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT
+ * The process-wide runtime: job layout, transports per peer, progress and
+ * waiting. Everything above (p2p, coll, mpi) reaches transports only through
+ * rx_rt.peer_tl[world_rank]. */
+#ifndef RX_CORE_RT_H
+#define RX_CORE_RT_H
+
+#include "tl/tl.h"
+
+#include <pthread.h>
+
+enum rx_wait_mode { RX_WAIT_SPIN, RX_WAIT_YIELD, RX_WAIT_BLOCK };
+
+#define RX_TL_MAX 4
+
+typedef struct rx_rt {
+    int initialized, finalized;
+    int rank, size;
+    int local_rank, local_size;
+    int *local_ranks;        /* world ranks on this node, by local rank */
+    int *node_of;            /* node index of each world rank */
+    int nnodes;
+    int appnum;
+    char jobid[64];
+    char hostname[256];
+    rx_tl_t *tls[RX_TL_MAX]; /* every active transport, polled by progress */
+    int ntl;
+    rx_tl_t *shm_tl;         /* NULL when alone on the node */
+    rx_tl_t **peer_tl;       /* transport reaching each world rank */
+    int wait_mode;
+    int spin_count;
+    int thread_level;
+    pthread_t main_thread;
+    int singleton;
+} rx_rt_t;
+
+extern rx_rt_t rx_rt;
+
+/* Start the runtime: bootstrap, node layout, transports; handler receives
+ * every active message of every transport. */
+int rx_init(rx_am_handler_t handler, void *arg);
+/* Quiesce and release everything; collective over the job. */
+int rx_finalize(void);
+
+/* Poll every transport and the protocol queues once; returns events handled. */
+int rx_progress(void);
+/* Upper layers register their own queues (pending sends, collective
+ * schedules) to be driven by rx_progress. */
+typedef int (*rx_progress_hook_t)(void);
+int rx_progress_hook_add(rx_progress_hook_t hook);
+/* Nonzero while an upper layer has work waiting for ring space; waits then
+ * sleep in short slices since no doorbell announces freed space. */
+extern int rx_progress_backlog;
+
+/* Waiting: call rx_wait_idle() in a loop around rx_progress() whenever a poll
+ * found nothing to do; it spins, then yields or sleeps per RDMX_WAIT. */
+typedef struct rx_waiter {
+    int idle;
+} rx_waiter_t;
+
+static inline void rx_waiter_init(rx_waiter_t *w) { w->idle = 0; }
+void rx_wait_idle_slow(rx_waiter_t *w);
+static inline void rx_wait_idle(rx_waiter_t *w)
+{
+    if (++w->idle < rx_rt.spin_count || rx_rt.wait_mode == RX_WAIT_SPIN) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+        return;
+    }
+    rx_wait_idle_slow(w);
+}
+
+/* Spin/yield/block until *flag becomes nonzero, driving progress. */
+#define RX_WAIT_UNTIL(cond)                          \
+    do {                                             \
+        rx_waiter_t rx_w_;                           \
+        rx_waiter_init(&rx_w_);                      \
+        while (!(cond)) {                            \
+            if (rx_progress() > 0)                   \
+                rx_w_.idle = 0;                      \
+            else if (!(cond))                        \
+                rx_wait_idle(&rx_w_);                \
+        }                                            \
+    } while (0)
+
+#endif

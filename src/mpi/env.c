@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT
+ * Environment: init / finalize, versions, timers. */
+#include "mpi_impl.h"
+#include "boot/boot.h"
+#include "util/log.h"
+#include "util/timer.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int rx_init_common(int required, int *provided, const char *fn)
+{
+    if (rx_rt.initialized || rx_rt.finalized) {
+        fprintf(stderr, "rdmx: %s: MPI was already %s (MPI_ERR_OTHER)\n", fn,
+                rx_rt.finalized ? "finalized" : "initialized");
+        _exit(MPI_ERR_OTHER);
+    }
+    int rc = rx_dtype_init();
+    if (rc == RX_OK)
+        rc = rx_opobj_init();
+    if (rc == RX_OK)
+        rc = rx_errh_init();
+    if (rc == RX_OK)
+        rc = rx_init(rx_p2p_am_handler, NULL);
+    if (rc == RX_OK)
+        rc = rx_p2p_init();
+    if (rc == RX_OK)
+        rc = rx_comm_init_predefined();
+    if (rc != RX_OK) {
+        rx_log_error("%s: start-up failed: %s", fn, rx_status_string(rc));
+        rx_boot_abort(1, "MPI_Init failed");
+        _exit(1);
+    }
+    /* no thread-private state: serialized calls from any thread are safe */
+    rx_rt.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    if (rx_rt.thread_level < MPI_THREAD_SINGLE)
+        rx_rt.thread_level = MPI_THREAD_SINGLE;
+    if (provided)
+        *provided = rx_rt.thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return rx_init_common(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+}
+RX_ALIAS(Init)
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (!provided) {
+        fprintf(stderr, "rdmx: MPI_Init_thread: provided is NULL (MPI_ERR_ARG)\n");
+        _exit(MPI_ERR_ARG);
+    }
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
+        fprintf(stderr, "rdmx: MPI_Init_thread: invalid thread level %d (MPI_ERR_ARG)\n", required);
+        _exit(MPI_ERR_ARG);
+    }
+    return rx_init_common(required, provided, "MPI_Init_thread");
+}
+RX_ALIAS(Init_thread)
+
+int PMPI_Finalize(void)
+{
+    RX_CHECK_INIT("MPI_Finalize");
+    rx_bsend_fini();
+    int rc = rx_coll_barrier(rx_comm_world());
+    rx_p2p_fini();
+    rx_comm_fini_all();
+    int frc = rx_finalize();
+    rx_opobj_fini();
+    rx_dtype_fini();
+    fflush(stdout);
+    if (rc == RX_OK)
+        rc = frc;
+    return rc == RX_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+RX_ALIAS(Finalize)
+
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return rx_rt.initialized && !rx_rt.finalized
+                   ? rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL")
+                   : MPI_ERR_ARG;
+    *flag = rx_rt.initialized;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Initialized)
+
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return rx_rt.initialized && !rx_rt.finalized
+                   ? rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL")
+                   : MPI_ERR_ARG;
+    *flag = rx_rt.finalized;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Finalized)
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    RX_CHECK_INIT("MPI_Abort");
+    char msg[128];
+    snprintf(msg, sizeof msg, "MPI_Abort(%s, %d) called by rank %d",
+             comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "comm", errorcode, rx_rt.rank);
+    fflush(stdout);
+    rx_boot_abort(errorcode, msg);
+    _exit(errorcode ? errorcode : 1);
+}
+RX_ALIAS(Abort)
+
+int PMPI_Query_thread(int *provided)
+{
+    RX_CHECK_INIT("MPI_Query_thread");
+    if (!provided)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+    *provided = rx_rt.thread_level;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Query_thread)
+
+int PMPI_Is_thread_main(int *flag)
+{
+    RX_CHECK_INIT("MPI_Is_thread_main");
+    if (!flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+    *flag = pthread_equal(pthread_self(), rx_rt.main_thread) != 0;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Is_thread_main)
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_version)
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return MPI_ERR_ARG;
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                          "rdmx %s (MPI %d.%d; transports: self, shm)", RDMX_VERSION_STRING,
+                          MPI_VERSION, MPI_SUBVERSION);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_library_version)
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    RX_CHECK_INIT("MPI_Get_processor_name");
+    if (!name || !resultlen)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
+    *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", rx_rt.hostname);
+    if (*resultlen >= MPI_MAX_PROCESSOR_NAME)
+        *resultlen = MPI_MAX_PROCESSOR_NAME - 1;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_processor_name)
+
+double PMPI_Wtime(void) { return rx_time_now(); }
+RX_ALIAS(Wtime)
+
+double PMPI_Wtick(void)
+{
+    struct timespec res;
+    clock_getres(CLOCK_MONOTONIC, &res);
+    return (double)res.tv_sec + 1e-9 * (double)res.tv_nsec;
+}
+RX_ALIAS(Wtick)

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT
+ * Shared by the MPI binding files: handle lookups, argument checks and error
+ * reporting. Every public function is defined as PMPI_x with MPI_x a weak
+ * alias, which gives tools the profiling interface. */
+#ifndef RX_MPI_IMPL_H
+#define RX_MPI_IMPL_H
+
+#include "mpi.h"
+#include "coll/coll.h"
+#include "coll/opobj.h"
+#include "core/comm.h"
+#include "core/handle.h"
+#include "core/request.h"
+#include "core/rt.h"
+#include "dtype/dtype.h"
+#include "p2p/p2p.h"
+#include "util/status.h"
+
+#define RX_ALIAS(name) \
+    extern __typeof(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
+
+extern rx_htab_t rx_comm_table, rx_group_table, rx_errh_table;
+
+static inline rx_comm_t *rx_comm_get(MPI_Comm h) { return (rx_comm_t *)rx_htab_get(&rx_comm_table, h); }
+static inline rx_group_t *rx_group_get(MPI_Group h) { return (rx_group_t *)rx_htab_get(&rx_group_table, h); }
+static inline MPI_Comm rx_comm_handle(const rx_comm_t *c) { return RX_HANDLE(RX_KIND_COMM, c->handle); }
+rx_comm_t *rx_comm_world(void);
+
+/* Report an error: under MPI_ERRORS_ARE_FATAL print "MPI_X: message" and end
+ * the job; otherwise call the handler and return the class. comm may be NULL
+ * (errors not tied to a communicator go to MPI_COMM_WORLD's handler). */
+int rx_mpi_err(rx_comm_t *comm, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Map an internal status to an MPI class. */
+int rx_mpi_class_of(int status);
+const char *rx_mpi_class_name(int cls);
+
+/* Errors before MPI_Init or after MPI_Finalize. */
+int rx_mpi_not_initialized(const char *fn);
+
+#define RX_CHECK_INIT(fn)                                      \
+    do {                                                       \
+        if (__builtin_expect(!rx_rt.initialized || rx_rt.finalized, 0)) \
+            return rx_mpi_not_initialized(fn);                 \
+    } while (0)
+
+/* Look up and validate a communicator handle into variable c. */
+#define RX_GET_COMM(c, handle, fn)                                                  \
+    rx_comm_t *c = rx_comm_get(handle);                                             \
+    if (__builtin_expect(!c, 0))                                                    \
+        return rx_mpi_err(NULL, MPI_ERR_COMM, fn, "invalid communicator%s",         \
+                          (handle) == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "")
+
+#define RX_GET_DTYPE(d, comm, handle, fn)                                          \
+    rx_dtype_t *d = rx_dtype_get(handle);                                           \
+    if (__builtin_expect(!d || !d->committed, 0))                                   \
+        return rx_mpi_err(comm, MPI_ERR_TYPE, fn, "%s",                             \
+                          (handle) == MPI_DATATYPE_NULL ? "datatype is MPI_DATATYPE_NULL" \
+                          : !d ? "invalid datatype" : "datatype not committed")
+
+#define RX_CHECK_COUNT(comm, count, fn) \
+    if (__builtin_expect((count) < 0, 0)) \
+        return rx_mpi_err(comm, MPI_ERR_COUNT, fn, "negative count %d", (int)(count))
+
+#define RX_CHECK_BUF(comm, buf, count, fn) \
+    if (__builtin_expect(!(buf) && (count) > 0, 0)) \
+        return rx_mpi_err(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %d", (int)(count))
+
+int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn);
+int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn);
+
+/* Fill an MPI_Status from a completed request (status may be IGNORE). */
+void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req);
+void rx_mpi_status_empty(MPI_Status *status);
+
+/* Waiting on one request handle; used by Wait and friends. */
+int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status);
+
+/* Buffered sends (bsend.c) */
+int rx_bsend_start(const void *buf, size_t bytes, int dest, int tag, rx_comm_t *c,
+                   rx_req_t **out, const char *fn);
+int rx_bsend_fini(void);
+
+/* comm.c: the predefined communicators and communicator creation */
+int rx_comm_init_predefined(void);
+void rx_comm_fini_all(void);
+int rx_errh_init(void);
+
+#endif

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: MIT
+ * Point-to-point calls: argument checks, then the p2p protocols. */
+#include "mpi_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn)
+{
+    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG))
+        return MPI_SUCCESS;
+    return rx_mpi_err(c, MPI_ERR_TAG, fn, "invalid tag %d (tags are 0..MPI_TAG_UB%s)", tag,
+                      any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn)
+{
+    if ((rank >= 0 && rank < c->size) || rank == MPI_PROC_NULL ||
+        (any_ok && rank == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return rx_mpi_err(c, MPI_ERR_RANK, fn, "invalid rank %d (communicator has %d ranks)", rank,
+                      c->size);
+}
+
+/* Validate the arguments every send or receive has; sets *dtp. */
+static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype datatype,
+                         int peer, int tag, int is_recv, const char *fn, rx_dtype_t **dtp)
+{
+    RX_CHECK_COUNT(c, count, fn);
+    RX_GET_DTYPE(dt, c, datatype, fn);
+    RX_CHECK_BUF(c, buf, count, fn);
+    if (!dt->contig)
+        return rx_mpi_err(c, MPI_ERR_TYPE, fn, "non-contiguous datatypes are not supported yet");
+    int rc = rx_mpi_check_rank(c, peer, is_recv, fn);
+    if (rc == MPI_SUCCESS)
+        rc = rx_mpi_check_tag(c, tag, is_recv, fn);
+    *dtp = dt;
+    return rc;
+}
+
+void rx_mpi_status_empty(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->rx_cancelled = 0;
+    status->rx_bytes = 0;
+}
+
+static void rx_status_proc_null(MPI_Status *status)
+{
+    rx_mpi_status_empty(status);
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_SOURCE = MPI_PROC_NULL;
+}
+
+void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = req->st_source;
+    status->MPI_TAG = req->st_tag;
+    status->MPI_ERROR = req->st_error;
+    status->rx_cancelled = req->cancelled;
+    status->rx_bytes = (long long)req->st_bytes;
+}
+
+static rx_req_t *rx_req_done_proc_null(int kind)
+{
+    rx_req_t *r = rx_req_alloc(kind);
+    if (r) {
+        r->st_source = MPI_PROC_NULL;
+        r->st_tag = MPI_ANY_TAG;
+        r->complete = 1;
+    }
+    return r;
+}
+
+static void rx_req_setup(rx_req_t *r, rx_comm_t *c, const void *buf, size_t bytes, int peer,
+                         int tag)
+{
+    r->comm = c;
+    r->buf = (void *)buf;
+    r->bytes = bytes;
+    r->peer = peer;
+    r->tag = tag;
+    r->ctx = c->ctx;
+}
+
+enum { RX_MODE_STD, RX_MODE_SYNC, RX_MODE_READY, RX_MODE_BUFFERED };
+
+static int rx_isend_common(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request, int mode, const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *dt;
+    int rc = rx_check_xfer(c, buf, count, datatype, dest, tag, 0, fn, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
+    size_t bytes = (size_t)count * (size_t)dt->extent;
+    rx_req_t *r;
+    if (dest == MPI_PROC_NULL) {
+        r = rx_req_done_proc_null(RX_REQ_SEND);
+    } else if (mode == RX_MODE_BUFFERED) {
+        rc = rx_bsend_start(buf, bytes, dest, tag, c, &r, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    } else {
+        r = rx_req_alloc(RX_REQ_SEND);
+        if (r) {
+            rx_req_setup(r, c, buf, bytes, dest, tag);
+            r->sync = mode == RX_MODE_SYNC;
+            if ((rc = rx_p2p_isend(r)) != RX_OK) {
+                rx_req_release(r);
+                return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+            }
+        }
+    }
+    if (!r)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
+    *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    return MPI_SUCCESS;
+}
+
+static int rx_send_common(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, int mode, const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *dt;
+    int rc = rx_check_xfer(c, buf, count, datatype, dest, tag, 0, fn, &dt);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    size_t bytes = (size_t)count * (size_t)dt->extent;
+    if (mode != RX_MODE_SYNC) {
+        rc = rx_p2p_send_try(buf, bytes, c, dest, tag, c->ctx);
+        if (rc == RX_OK)
+            return MPI_SUCCESS;
+        if (rc != RX_ERR_AGAIN)
+            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
+    rx_req_t r;
+    memset(&r, 0, sizeof r);
+    r.kind = RX_REQ_SEND;
+    r.index = -1;
+    rx_req_setup(&r, c, buf, bytes, dest, tag);
+    r.sync = mode == RX_MODE_SYNC;
+    if ((rc = rx_p2p_isend(&r)) != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    RX_WAIT_UNTIL(r.complete);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_STD, "MPI_Send");
+}
+RX_ALIAS(Send)
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_SYNC, "MPI_Ssend");
+}
+RX_ALIAS(Ssend)
+
+/* A ready send may be sent as a standard one: the receive is already posted. */
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_READY, "MPI_Rsend");
+}
+RX_ALIAS(Rsend)
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    int rc = rx_isend_common(buf, count, datatype, dest, tag, comm, &r, RX_MODE_BUFFERED, "MPI_Bsend");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return PMPI_Request_free(&r);
+}
+RX_ALIAS(Bsend)
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_STD, "MPI_Isend");
+}
+RX_ALIAS(Isend)
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_SYNC, "MPI_Issend");
+}
+RX_ALIAS(Issend)
+
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_READY, "MPI_Irsend");
+}
+RX_ALIAS(Irsend)
+
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_BUFFERED, "MPI_Ibsend");
+}
+RX_ALIAS(Ibsend)
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    const char *fn = "MPI_Irecv";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *dt;
+    int rc = rx_check_xfer(c, buf, count, datatype, source, tag, 1, fn, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
+    rx_req_t *r;
+    if (source == MPI_PROC_NULL) {
+        r = rx_req_done_proc_null(RX_REQ_RECV);
+    } else if ((r = rx_req_alloc(RX_REQ_RECV))) {
+        rx_req_setup(r, c, buf, (size_t)count * (size_t)dt->extent, source, tag);
+        if ((rc = rx_p2p_irecv(r)) != RX_OK) {
+            rx_req_release(r);
+            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+        }
+    }
+    if (!r)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
+    *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Irecv)
+
+static int rx_recv_status(rx_comm_t *c, const rx_req_t *r, MPI_Status *status, const char *fn)
+{
+    rx_mpi_status_from_req(status, r);
+    if (r->st_error == MPI_ERR_TRUNCATE)
+        return rx_mpi_err(c, MPI_ERR_TRUNCATE, fn,
+                          "message from rank %d (tag %d) longer than the receive buffer of %zu bytes",
+                          r->st_source, r->st_tag, r->bytes);
+    if (r->st_error)
+        return rx_mpi_err(c, r->st_error, fn, "receive failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    const char *fn = "MPI_Recv";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *dt;
+    int rc = rx_check_xfer(c, buf, count, datatype, source, tag, 1, fn, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        rx_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    rx_req_t r;
+    memset(&r, 0, sizeof r);
+    r.kind = RX_REQ_RECV;
+    r.index = -1;
+    rx_req_setup(&r, c, buf, (size_t)count * (size_t)dt->extent, source, tag);
+    if ((rc = rx_p2p_irecv(&r)) != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    RX_WAIT_UNTIL(r.complete);
+    return rx_recv_status(c, &r, status, fn);
+}
+RX_ALIAS(Recv)
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *sdt, *rdt;
+    int rc = rx_check_xfer(c, sendbuf, sendcount, sendtype, dest, sendtag, 0, fn, &sdt);
+    if (rc == MPI_SUCCESS)
+        rc = rx_check_xfer(c, recvbuf, recvcount, recvtype, source, recvtag, 1, fn, &rdt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rx_req_t r;
+    memset(&r, 0, sizeof r);
+    r.kind = RX_REQ_RECV;
+    r.index = -1;
+    if (source != MPI_PROC_NULL) {
+        rx_req_setup(&r, c, recvbuf, (size_t)recvcount * (size_t)rdt->extent, source, recvtag);
+        if ((rc = rx_p2p_irecv(&r)) != RX_OK)
+            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
+    rc = rx_send_common(sendbuf, sendcount, sendtype, dest, sendtag, comm, RX_MODE_STD, fn);
+    if (source == MPI_PROC_NULL) {
+        rx_status_proc_null(status);
+        return rc;
+    }
+    RX_WAIT_UNTIL(r.complete);
+    int rrc = rx_recv_status(c, &r, status, fn);
+    return rc != MPI_SUCCESS ? rc : rrc;
+}
+RX_ALIAS(Sendrecv)
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv_replace";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_dtype_t *dt;
+    int rc = rx_check_xfer(c, buf, count, datatype, dest, sendtag, 0, fn, &dt);
+    if (rc == MPI_SUCCESS)
+        rc = rx_check_xfer(c, buf, count, datatype, source, recvtag, 1, fn, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t bytes = (size_t)count * (size_t)dt->extent;
+    void *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory for %zu bytes", bytes);
+    memcpy(tmp, buf, bytes);
+    rc = PMPI_Sendrecv(tmp, count, datatype, dest, sendtag, buf, count, datatype, source,
+                       recvtag, comm, status);
+    free(tmp);
+    return rc;
+}
+RX_ALIAS(Sendrecv_replace)
+
+static int rx_probe_args(rx_comm_t *c, int source, int tag, const char *fn)
+{
+    int rc = rx_mpi_check_rank(c, source, 1, fn);
+    return rc == MPI_SUCCESS ? rx_mpi_check_tag(c, tag, 1, fn) : rc;
+}
+
+static void rx_status_from_probe(MPI_Status *status, const rx_p2p_status_t *st)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = st->source;
+    status->MPI_TAG = st->tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->rx_cancelled = 0;
+    status->rx_bytes = (long long)st->bytes;
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    const char *fn = "MPI_Iprobe";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int rc = rx_probe_args(c, source, tag, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "flag is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        rx_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    rx_p2p_status_t st;
+    rx_progress();
+    *flag = rx_p2p_iprobe(c->ctx, source, tag, &st);
+    if (*flag)
+        rx_status_from_probe(status, &st);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Iprobe)
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Probe";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int rc = rx_probe_args(c, source, tag, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        rx_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    rx_p2p_status_t st;
+    RX_WAIT_UNTIL(rx_p2p_iprobe(c->ctx, source, tag, &st));
+    rx_status_from_probe(status, &st);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Probe)
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    RX_CHECK_INIT("MPI_Get_count");
+    if (!status || status == MPI_STATUS_IGNORE || !count)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_count", "NULL or ignored status or count");
+    RX_GET_DTYPE(dt, NULL, datatype, "MPI_Get_count");
+    if (dt->wire == 0)
+        *count = 0;
+    else if (status->rx_bytes % (long long)dt->wire)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(status->rx_bytes / (long long)dt->wire);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_count)
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    RX_CHECK_INIT("MPI_Get_elements");
+    if (!status || status == MPI_STATUS_IGNORE || !count)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_elements", "NULL or ignored status or count");
+    RX_GET_DTYPE(dt, NULL, datatype, "MPI_Get_elements");
+    size_t per = dt->wire / (dt->basic_count ? dt->basic_count : 1);
+    if (per == 0)
+        *count = 0;
+    else if (status->rx_bytes % (long long)per)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(status->rx_bytes / (long long)per);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_elements)
+
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    RX_CHECK_INIT("MPI_Type_size");
+    rx_dtype_t *dt = rx_dtype_get(datatype);
+    if (!dt)
+        return rx_mpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_size", "invalid datatype");
+    if (!size)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+    *size = (int)dt->size;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Type_size)
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    RX_CHECK_INIT("MPI_Type_get_extent");
+    rx_dtype_t *dt = rx_dtype_get(datatype);
+    if (!dt)
+        return rx_mpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_get_extent", "invalid datatype");
+    if (!lb || !extent)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
+    *lb = dt->lb;
+    *extent = dt->extent;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Type_get_extent)
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_address", "address is NULL");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Get_address)
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (!status || status == MPI_STATUS_IGNORE || !flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL or ignored argument");
+    *flag = status->rx_cancelled;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Test_cancelled)

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT
+ * Completion: Wait / Test and their any / all / some forms, cancel, free. */
+#include "mpi_impl.h"
+
+#include <stdlib.h>
+
+/* A handle names an active request, or is null / inactive (returns NULL
+ * without error), or is invalid (*bad = 1). */
+static rx_req_t *rx_req_of(MPI_Request h, int *bad)
+{
+    *bad = 0;
+    if (h == MPI_REQUEST_NULL)
+        return NULL;
+    rx_req_t *r = RX_HANDLE_KIND(h) == RX_KIND_REQUEST ? rx_req_lookup(RX_HANDLE_INDEX(h)) : NULL;
+    if (!r) {
+        *bad = 1;
+        return NULL;
+    }
+    if ((r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV) && !r->persistent_active)
+        return NULL;
+    return r;
+}
+
+int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status)
+{
+    rx_mpi_status_from_req(status, r);
+    int err = r->st_error;
+    if (r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV) {
+        r->persistent_active = 0;
+    } else {
+        rx_req_release(r);
+        *handle = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+static int rx_bad_request(const char *fn, int i)
+{
+    if (i < 0)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "invalid request handle");
+    return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "invalid request handle at index %d", i);
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    RX_CHECK_INIT("MPI_Wait");
+    if (!request)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
+    int bad;
+    rx_req_t *r = rx_req_of(*request, &bad);
+    if (bad)
+        return rx_bad_request("MPI_Wait", -1);
+    if (!r) {
+        rx_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    RX_WAIT_UNTIL(r->complete);
+    rx_comm_t *c = r->comm;
+    int err = rx_mpi_req_finish(request, r, status);
+    return err ? rx_mpi_err(c, err, "MPI_Wait", "%s", err == MPI_ERR_TRUNCATE
+                            ? "message longer than the receive buffer" : "request failed")
+               : MPI_SUCCESS;
+}
+RX_ALIAS(Wait)
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    RX_CHECK_INIT("MPI_Test");
+    if (!request || !flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+    int bad;
+    rx_req_t *r = rx_req_of(*request, &bad);
+    if (bad)
+        return rx_bad_request("MPI_Test", -1);
+    if (!r) {
+        *flag = 1;
+        rx_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        rx_progress();
+    *flag = r->complete;
+    if (!*flag)
+        return MPI_SUCCESS;
+    rx_comm_t *c = r->comm;
+    int err = rx_mpi_req_finish(request, r, status);
+    return err ? rx_mpi_err(c, err, "MPI_Test", "request failed") : MPI_SUCCESS;
+}
+RX_ALIAS(Test)
+
+static int rx_check_array(int count, MPI_Request reqs[], const char *fn)
+{
+    if (count < 0)
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
+    if (count > 0 && !reqs)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "request array is NULL");
+    for (int i = 0; i < count; i++) {
+        int bad;
+        rx_req_of(reqs[i], &bad);
+        if (bad)
+            return rx_bad_request(fn, i);
+    }
+    return MPI_SUCCESS;
+}
+
+static MPI_Status *rx_status_at(MPI_Status *statuses, int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/* Finish every completed request of the array; returns MPI_ERR_IN_STATUS if
+ * any failed (per-request codes then stand in the statuses). */
+static int rx_finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
+{
+    int any_err = 0;
+    rx_comm_t *errc = NULL;
+    for (int i = 0; i < count; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(reqs[i], &bad);
+        MPI_Status *st = rx_status_at(statuses, i);
+        if (!r) {
+            rx_mpi_status_empty(st);
+            continue;
+        }
+        rx_comm_t *c = r->comm;
+        int err = rx_mpi_req_finish(&reqs[i], r, st);
+        if (err) {
+            any_err = 1;
+            errc = c;
+        }
+    }
+    if (!any_err)
+        return MPI_SUCCESS;
+    if (statuses == MPI_STATUSES_IGNORE)
+        return rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed");
+    return rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed (see the statuses)");
+}
+
+static int rx_all_complete(int count, MPI_Request reqs[])
+{
+    for (int i = 0; i < count; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(reqs[i], &bad);
+        if (r && !r->complete)
+            return 0;
+    }
+    return 1;
+}
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Waitall";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(count, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    RX_WAIT_UNTIL(rx_all_complete(count, array_of_requests));
+    return rx_finish_all(count, array_of_requests, array_of_statuses, fn);
+}
+RX_ALIAS(Waitall)
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Testall";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(count, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+    if (!rx_all_complete(count, array_of_requests))
+        rx_progress();
+    *flag = rx_all_complete(count, array_of_requests);
+    return *flag ? rx_finish_all(count, array_of_requests, array_of_statuses, fn) : MPI_SUCCESS;
+}
+RX_ALIAS(Testall)
+
+/* Index of a completed active request, -1 if none, -2 if none is active. */
+static int rx_find_complete(int count, MPI_Request reqs[])
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(reqs[i], &bad);
+        if (!r)
+            continue;
+        active = 1;
+        if (r->complete)
+            return i;
+    }
+    return active ? -1 : -2;
+}
+
+static int rx_finish_one(MPI_Request reqs[], int i, MPI_Status *status, const char *fn)
+{
+    int bad;
+    rx_req_t *r = rx_req_of(reqs[i], &bad);
+    rx_comm_t *c = r->comm;
+    int err = rx_mpi_req_finish(&reqs[i], r, status);
+    return err ? rx_mpi_err(c, err, fn, "request %d failed", i) : MPI_SUCCESS;
+}
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    const char *fn = "MPI_Waitany";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(count, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!index)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "index is NULL");
+    int i;
+    RX_WAIT_UNTIL((i = rx_find_complete(count, array_of_requests)) != -1);
+    if (i == -2) {
+        *index = MPI_UNDEFINED;
+        rx_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    *index = i;
+    return rx_finish_one(array_of_requests, i, status, fn);
+}
+RX_ALIAS(Waitany)
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    const char *fn = "MPI_Testany";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(count, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!index || !flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    int i = rx_find_complete(count, array_of_requests);
+    if (i == -1) {
+        rx_progress();
+        i = rx_find_complete(count, array_of_requests);
+    }
+    if (i == -2) {
+        *flag = 1;
+        *index = MPI_UNDEFINED;
+        rx_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    *flag = i >= 0;
+    *index = MPI_UNDEFINED;
+    if (i < 0)
+        return MPI_SUCCESS;
+    *index = i;
+    return rx_finish_one(array_of_requests, i, status, fn);
+}
+RX_ALIAS(Testany)
+
+static int rx_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                   MPI_Status statuses[], const char *fn)
+{
+    int n = 0, any_err = 0;
+    rx_comm_t *errc = NULL;
+    for (int i = 0; i < incount; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(reqs[i], &bad);
+        if (!r || !r->complete)
+            continue;
+        rx_comm_t *c = r->comm;
+        int err = rx_mpi_req_finish(&reqs[i], r, rx_status_at(statuses, n));
+        if (err) {
+            any_err = 1;
+            errc = c;
+        }
+        indices[n++] = i;
+    }
+    *outcount = n;
+    return any_err ? rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed") : MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Waitsome";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(incount, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!outcount || (incount > 0 && !array_of_indices))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    int i;
+    RX_WAIT_UNTIL((i = rx_find_complete(incount, array_of_requests)) != -1);
+    if (i == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, fn);
+}
+RX_ALIAS(Waitsome)
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Testsome";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(incount, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!outcount || (incount > 0 && !array_of_indices))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    rx_progress();
+    if (rx_find_complete(incount, array_of_requests) == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, fn);
+}
+RX_ALIAS(Testsome)
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    RX_CHECK_INIT("MPI_Request_free");
+    if (!request)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "request is NULL");
+    rx_req_t *r = RX_HANDLE_KIND(*request) == RX_KIND_REQUEST
+                      ? rx_req_lookup(RX_HANDLE_INDEX(*request)) : NULL;
+    if (!r)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request handle%s",
+                          *request == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
+    int persistent = r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV;
+    if (r->complete || (persistent && !r->persistent_active))
+        rx_req_release(r);
+    else
+        r->user_freed = 1; /* released when the operation completes */
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Request_free)
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    RX_CHECK_INIT("MPI_Request_get_status");
+    if (!flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
+    int bad;
+    rx_req_t *r = rx_req_of(request, &bad);
+    if (bad)
+        return rx_bad_request("MPI_Request_get_status", -1);
+    if (!r) {
+        *flag = 1;
+        rx_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        rx_progress();
+    *flag = r->complete;
+    if (*flag)
+        rx_mpi_status_from_req(status, r);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Request_get_status)
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    RX_CHECK_INIT("MPI_Cancel");
+    if (!request)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "request is NULL");
+    int bad;
+    rx_req_t *r = rx_req_of(*request, &bad);
+    if (bad || !r)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request handle");
+    /* receives still unmatched are cancelled; a send that was already handed
+     * to the transport completes normally, which MPI allows */
+    if ((r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV) && !r->complete)
+        rx_p2p_cancel_recv(r);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cancel)

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT
+ * Receiver side: the active-message handler, matching and delivery. */
+#include "p2p.h"
+#include "core/rt.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RX_MPI_ERR_TRUNCATE 15 /* the MPI class, carried in the status */
+
+static void rx_recv_finish(rx_req_t *r, int src, int tag, size_t len)
+{
+    r->st_source = src;
+    r->st_tag = tag;
+    r->st_bytes = len < r->bytes ? len : r->bytes;
+    r->st_error = len > r->bytes ? RX_MPI_ERR_TRUNCATE : 0;
+}
+
+static void rx_recv_eager(rx_req_t *r, int world_src, const rx_am_hdr_t *hdr, int flags,
+                          const void *data, size_t len)
+{
+    rx_recv_finish(r, hdr->src, hdr->tag, len);
+    if (r->st_bytes)
+        memcpy(r->buf, data, r->st_bytes);
+    if (flags & RX_AM_F_SYNC)
+        rx_p2p_send_ctrl(world_src, RX_AM_SACK, hdr->cookie, NULL, 0);
+    r->state = RX_RS_NONE;
+    rx_req_complete(r);
+}
+
+static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, size_t len,
+                         const rx_rkey_t *rkey, uint64_t cookie)
+{
+    rx_tl_t *tl = rx_rt.peer_tl[world_src];
+    rx_recv_finish(r, src, tag, len);
+    if (tl->caps & RX_TL_CAP_GET) {
+        int rc = r->st_bytes ? tl->get(tl, world_src, r->buf, r->st_bytes, rkey, 0) : RX_OK;
+        if (rc != RX_OK)
+            r->st_error = 17; /* MPI_ERR_INTERN: the transport logged why */
+        rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
+        r->state = RX_RS_NONE;
+        rx_req_complete(r);
+        return;
+    }
+    r->state = RX_RS_RECV_STREAM;
+    r->rndv_total = len;
+    r->offset = 0;
+    uint64_t mine = (uint64_t)(uintptr_t)r;
+    rx_p2p_send_ctrl(world_src, RX_AM_CTS, cookie, &mine, sizeof mine);
+}
+
+static void rx_recv_data(rx_req_t *r, const rx_am_hdr_t *hdr, const void *data, size_t len)
+{
+    size_t off = (size_t)((uint64_t)(uint32_t)hdr->src | ((uint64_t)(uint32_t)hdr->tag << 32));
+    if (off < r->bytes) {
+        size_t n = r->bytes - off < len ? r->bytes - off : len;
+        memcpy((char *)r->buf + off, data, n);
+    }
+    r->offset += len;
+    if (r->offset >= r->rndv_total) {
+        r->state = RX_RS_NONE;
+        rx_req_complete(r);
+    }
+}
+
+void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const void *payload,
+                       size_t len)
+{
+    (void)arg;
+    switch (hdr->type) {
+    case RX_AM_EAGER:
+    case RX_AM_RTS: {
+        rx_mq_t *q = rx_mq_get(hdr->ctx);
+        if (!q) {
+            rx_log_error("p2p: message from rank %d with bad context %u dropped", world_src,
+                         hdr->ctx);
+            return;
+        }
+        rx_req_t *r = rx_mq_take_posted(q, hdr->src, hdr->tag);
+        if (r) {
+            if (hdr->type == RX_AM_EAGER) {
+                rx_recv_eager(r, world_src, hdr, hdr->flags, payload, len);
+            } else {
+                const rx_rts_t *rts = payload;
+                rx_recv_rndv(r, world_src, hdr->src, hdr->tag, rts->len, &rts->rkey, hdr->cookie);
+            }
+            return;
+        }
+        rx_unexp_t *u = malloc(sizeof *u);
+        if (!u) {
+            rx_log_error("p2p: out of memory for an unexpected message");
+            abort();
+        }
+        u->src = hdr->src;
+        u->tag = hdr->tag;
+        u->world_src = world_src;
+        u->type = hdr->type;
+        u->flags = hdr->flags;
+        u->cookie = hdr->cookie;
+        u->data = NULL;
+        if (hdr->type == RX_AM_EAGER) {
+            u->len = len;
+            if (len) {
+                u->data = malloc(len);
+                if (!u->data) {
+                    rx_log_error("p2p: out of memory for an unexpected message of %zu bytes", len);
+                    abort();
+                }
+                memcpy(u->data, payload, len);
+            }
+        } else {
+            const rx_rts_t *rts = payload;
+            u->len = rts->len;
+            u->rkey = rts->rkey;
+        }
+        rx_mq_add_unexp(q, u);
+        return;
+    }
+    case RX_AM_SACK:
+    case RX_AM_FIN: {
+        rx_req_t *s = (rx_req_t *)(uintptr_t)hdr->cookie;
+        s->state = RX_RS_NONE;
+        rx_req_complete(s);
+        return;
+    }
+    case RX_AM_CTS: {
+        rx_req_t *s = (rx_req_t *)(uintptr_t)hdr->cookie;
+        memcpy(&s->remote_cookie, payload, sizeof s->remote_cookie);
+        s->state = RX_RS_RNDV_STREAM;
+        s->offset = 0;
+        if (!rx_pend_empty(s->world_peer) || rx_p2p_stream(s) == RX_ERR_AGAIN)
+            rx_pend_push_req(s->world_peer, RX_PEND_STREAM, s);
+        return;
+    }
+    case RX_AM_DATA:
+        rx_recv_data((rx_req_t *)(uintptr_t)hdr->cookie, hdr, payload, len);
+        return;
+    default:
+        rx_log_error("p2p: unknown message type %u from rank %d", hdr->type, world_src);
+    }
+}
+
+int rx_p2p_irecv(rx_req_t *req)
+{
+    rx_mq_t *q = rx_mq_get(req->ctx);
+    if (!q)
+        return RX_ERR_NOMEM;
+    rx_unexp_t *u = q->unexp_head ? rx_mq_take_unexp(q, req->peer, req->tag) : NULL;
+    if (!u) {
+        req->state = RX_RS_POSTED;
+        rx_mq_post(q, req);
+        return RX_OK;
+    }
+    if (u->type == RX_AM_EAGER) {
+        rx_am_hdr_t hdr = {.src = u->src, .tag = u->tag, .cookie = u->cookie};
+        rx_recv_eager(req, u->world_src, &hdr, u->flags, u->data, u->len);
+    } else {
+        rx_recv_rndv(req, u->world_src, u->src, u->tag, u->len, &u->rkey, u->cookie);
+    }
+    free(u->data);
+    free(u);
+    return RX_OK;
+}
+
+int rx_p2p_iprobe(uint32_t ctx, int source, int tag, rx_p2p_status_t *st)
+{
+    rx_mq_t *q = rx_mq_get(ctx);
+    rx_unexp_t *u = q ? rx_mq_find_unexp(q, source, tag) : NULL;
+    if (!u)
+        return 0;
+    st->source = u->src;
+    st->tag = u->tag;
+    st->bytes = u->len;
+    return 1;
+}
+
+int rx_p2p_cancel_recv(rx_req_t *req)
+{
+    if (req->state != RX_RS_POSTED)
+        return 0;
+    rx_mq_t *q = rx_mq_get(req->ctx);
+    if (!q || !rx_mq_unpost(q, req))
+        return 0;
+    req->state = RX_RS_NONE;
+    req->cancelled = 1;
+    rx_req_complete(req);
+    return 1;
+}
+
+int rx_p2p_init(void)
+{
+    return rx_progress_hook_add(rx_pend_progress) == 0 ? RX_OK : RX_ERR_INTERN;
+}
+
+void rx_p2p_fini(void)
+{
+    rx_pend_fini();
+    rx_mq_fini();
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT
+ * Single copy between processes of a node by cross-memory attach
+ * (process_vm_readv / process_vm_writev). Containers and ptrace policies often
+ * forbid it, so it is probed with a real transfer at start-up and used only if
+ * every local rank succeeded; otherwise the layer above falls back to the
+ * pipelined copy through the rings. */
+#define _GNU_SOURCE
+#include "shm.h"
+#include "boot/boot.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Called after every local rank wrote its pid and probe address. Ends with a
+ * global fence, so every rank of the job calls it. */
+int rx_shm_cma_probe(rx_shm_t *shm, const rx_tl_job_t *job)
+{
+    const char *mode = rx_config()->SHM_CMA;
+    int want = strcmp(mode, "off") != 0;
+    int L = job->local_size, me = job->local_rank;
+    if (strcmp(mode, "off") && strcmp(mode, "on") && strcmp(mode, "auto"))
+        rx_log_warn("RDMX_SHM_CMA=\"%s\" unknown (auto, on, off); using auto", mode);
+
+    if (L > 1 && want) {
+#ifdef PR_SET_PTRACER
+        /* Yama (ptrace_scope 1) allows attaching only to descendants; let the
+         * job's peers attach to us. Harmless where Yama is absent. */
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    }
+    int frc = rx_boot_fence(); /* probe values are in place, ptracer set */
+    if (L > 1 && want) {
+        int peer = (me + 1) % L;
+        /* the peer's probe value is the address itself mixed with its pid: no
+         * shared state needed to know what to expect */
+        uint64_t got = 0, expect = shm->ctl[peer].probe_addr ^ (uint64_t)shm->ctl[peer].pid;
+        struct iovec l = {&got, sizeof got};
+        struct iovec r = {(void *)(uintptr_t)shm->ctl[peer].probe_addr, sizeof got};
+        ssize_t n = process_vm_readv(shm->ctl[peer].pid, &l, 1, &r, 1, 0);
+        shm->ctl[me].cma_ok = (n == (ssize_t)sizeof got && got == expect);
+        if (!shm->ctl[me].cma_ok)
+            rx_log_info("shm: cross-memory attach refused (%s)", n < 0 ? strerror(errno) : "wrong data");
+    }
+    int frc2 = rx_boot_fence();
+    shm->cma = L > 1 && want;
+    for (int l = 0; l < L && shm->cma; l++)
+        if (!shm->ctl[l].cma_ok)
+            shm->cma = 0;
+    if (L > 1) {
+        if (!shm->cma && !strcmp(mode, "on")) {
+            rx_log_error("shm: RDMX_SHM_CMA=on but cross-memory attach does not work here "
+                         "(ptrace policy or container); set RDMX_SHM_CMA=auto to fall back");
+            return RX_ERR_UNSUPPORTED;
+        }
+        if (me == 0)
+            rx_log_info("shm: large messages use %s", shm->cma ? "single copy (cross-memory attach)"
+                                                          : "pipelined copy through shared memory");
+    }
+    return frc != RX_OK ? frc : frc2;
+}
+
+int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+                   uint64_t offset)
+{
+    (void)tl;
+    pid_t pid = (pid_t)rkey->key;
+    char *dst = local;
+    uint64_t src = rkey->addr + offset;
+    while (len) {
+        struct iovec l = {dst, len}, r = {(void *)(uintptr_t)src, len};
+        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            rx_log_error("shm: process_vm_readv from rank %d (pid %d) failed: %s", world_peer,
+                         (int)pid, n < 0 ? strerror(errno) : "no progress");
+            return RX_ERR_IO;
+        }
+        dst += n;
+        src += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return RX_OK;
+}
+
+int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                   const rx_rkey_t *rkey, uint64_t offset)
+{
+    (void)tl;
+    pid_t pid = (pid_t)rkey->key;
+    const char *src = local;
+    uint64_t dst = rkey->addr + offset;
+    while (len) {
+        struct iovec l = {(void *)src, len}, r = {(void *)(uintptr_t)dst, len};
+        ssize_t n = process_vm_writev(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            rx_log_error("shm: process_vm_writev to rank %d (pid %d) failed: %s", world_peer,
+                         (int)pid, n < 0 ? strerror(errno) : "no progress");
+            return RX_ERR_IO;
+        }
+        src += n;
+        dst += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return RX_OK;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT
+ * Shared-memory transport, private definitions.
+ *
+ * One segment per node holds, for L local ranks:
+ *   [header][rank control blocks x L][ring control x L*L][ring data x L*L]
+ * Ring (s,d) carries messages from local rank s to local rank d: a byte ring of
+ * 64-byte aligned records written only by s and read only by d. The producer
+ * publishes a record by storing its sequence number last (release); the
+ * consumer polls the sequence number of the next record (acquire) and
+ * publishes how far it has read in the ring's control line. No read-modify-
+ * write atomics on this path; the producer's position and cached view of the
+ * consumer's position live in its private memory. */
+#ifndef RX_TL_SHM_H
+#define RX_TL_SHM_H
+
+#include "tl/tl.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define RX_CACHELINE 64
+#define RX_SHM_MAGIC 0x72646d7873686d31ull /* "rdmxshm1" */
+#define RX_SHM_REC_WRAP UINT32_MAX
+
+typedef struct rx_shm_seg_hdr {
+    uint64_t magic;
+    uint32_t local_size;
+    uint32_t ring_size;
+    uint64_t total_size;
+    char pad[RX_CACHELINE - 24];
+} rx_shm_seg_hdr_t;
+
+/* Per local rank; the owner writes sleeping, senders ring the doorbell. */
+typedef struct rx_shm_rank_ctl {
+    _Atomic uint32_t doorbell;
+    _Atomic uint32_t sleeping;
+    int32_t pid;
+    int32_t cma_ok;          /* this rank's single-copy probe succeeded */
+    uint64_t probe_addr;     /* address of an 8-byte probe value in this rank */
+    char pad[RX_CACHELINE - 24];
+} rx_shm_rank_ctl_t;
+
+typedef struct rx_shm_ring_ctl {
+    _Atomic uint64_t tail;   /* bytes consumed, written by the consumer only */
+    char pad[RX_CACHELINE - 8];
+} rx_shm_ring_ctl_t;
+
+/* A record: 32-byte header, then the payload, padded to 64 bytes. */
+typedef struct rx_shm_rec {
+    _Atomic uint32_t seq;
+    uint32_t len;
+    rx_am_hdr_t hdr;
+} rx_shm_rec_t;
+
+_Static_assert(sizeof(rx_shm_rec_t) == 32, "record header is 32 bytes");
+
+/* Producer side of one outgoing ring (private memory). */
+typedef struct rx_shm_tx {
+    unsigned char *data;
+    rx_shm_ring_ctl_t *ctl;
+    rx_shm_rank_ctl_t *peer_ctl;
+    uint64_t head;
+    uint64_t cached_tail;
+    uint32_t seq;
+} rx_shm_tx_t;
+
+/* Consumer side of one incoming ring (private memory). */
+typedef struct rx_shm_rx {
+    unsigned char *data;
+    rx_shm_ring_ctl_t *ctl;
+    uint64_t pos;
+    uint32_t seq;
+    int world_src;
+} rx_shm_rx_t;
+
+typedef struct rx_shm {
+    rx_tl_t tl;
+    void *base;
+    size_t seg_size;
+    uint32_t ring_size;
+    int local_rank, local_size;
+    int block_waits;
+    rx_am_handler_t handler;
+    void *handler_arg;
+    rx_shm_rank_ctl_t *ctl;       /* L entries */
+    rx_shm_tx_t *tx;              /* indexed by world rank (NULL data if not local) */
+    rx_shm_rx_t *rx;              /* L-1 incoming rings, polled in order */
+    int nrx;
+    int *pid_of;                  /* indexed by world rank */
+    unsigned char *reach;         /* indexed by world rank */
+    int cma;                      /* single copy enabled node-wide */
+    uint64_t probe_value;
+} rx_shm_t;
+
+/* segment.c */
+int rx_shm_segment_create(rx_shm_t *shm, const rx_tl_job_t *job);
+void rx_shm_segment_release(rx_shm_t *shm);
+/* cma.c */
+int rx_shm_cma_probe(rx_shm_t *shm, const rx_tl_job_t *job);
+int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+                   uint64_t offset);
+int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                   const rx_rkey_t *rkey, uint64_t offset);
+/* doorbell.c */
+void rx_shm_doorbell_ring(rx_shm_rank_ctl_t *peer);
+void rx_shm_doorbell_sleep(rx_shm_t *shm, int timeout_us);
+
+static inline size_t rx_shm_rec_size(size_t len)
+{
+    return (sizeof(rx_shm_rec_t) + len + RX_CACHELINE - 1) & ~(size_t)(RX_CACHELINE - 1);
+}
+
+#endif

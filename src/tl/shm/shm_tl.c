@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT
+ * Shared-memory transport: the ops table over the per-peer rings. */
+#include "shm.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
+                          const void *payload, size_t len)
+{
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    rx_shm_tx_t *t = &shm->tx[world_peer];
+    const uint64_t size = shm->ring_size;
+    size_t need = rx_shm_rec_size(len);
+    uint64_t pos = t->head & (size - 1);
+    uint64_t contig = size - pos;
+    uint64_t total = need <= contig ? need : contig + need;
+
+    if (size - (t->head - t->cached_tail) < total) {
+        t->cached_tail = atomic_load_explicit(&t->ctl->tail, memory_order_acquire);
+        if (size - (t->head - t->cached_tail) < total)
+            return RX_ERR_AGAIN;
+    }
+    if (need > contig) {
+        rx_shm_rec_t *w = (rx_shm_rec_t *)(t->data + pos);
+        w->len = RX_SHM_REC_WRAP;
+        atomic_store_explicit(&w->seq, t->seq++, memory_order_release);
+        t->head += contig;
+        pos = 0;
+    }
+    rx_shm_rec_t *rec = (rx_shm_rec_t *)(t->data + pos);
+    rec->len = (uint32_t)len;
+    rec->hdr = *hdr;
+    if (len)
+        memcpy(rec + 1, payload, len);
+    atomic_store_explicit(&rec->seq, t->seq++, memory_order_release);
+    t->head += need;
+    if (shm->block_waits) {
+        atomic_thread_fence(memory_order_seq_cst);
+        if (atomic_load_explicit(&t->peer_ctl->sleeping, memory_order_relaxed))
+            rx_shm_doorbell_ring(t->peer_ctl);
+    }
+    return RX_OK;
+}
+
+static int rx_shm_progress(rx_tl_t *tl)
+{
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    const uint64_t mask = shm->ring_size - 1;
+    int delivered = 0;
+    for (int i = 0; i < shm->nrx; i++) {
+        rx_shm_rx_t *r = &shm->rx[i];
+        /* a bounded burst per ring keeps one busy sender from starving others */
+        for (int burst = 0; burst < 32; burst++) {
+            rx_shm_rec_t *rec = (rx_shm_rec_t *)(r->data + (r->pos & mask));
+            if (atomic_load_explicit(&rec->seq, memory_order_acquire) != r->seq)
+                break;
+            r->seq++;
+            if (rec->len == RX_SHM_REC_WRAP) {
+                r->pos += shm->ring_size - (r->pos & mask);
+            } else {
+                shm->handler(shm->handler_arg, r->world_src, &rec->hdr, rec + 1, rec->len);
+                r->pos += rx_shm_rec_size(rec->len);
+                delivered++;
+            }
+            atomic_store_explicit(&r->ctl->tail, r->pos, memory_order_release);
+        }
+    }
+    return delivered;
+}
+
+static void rx_shm_sleep(rx_tl_t *tl, int timeout_us)
+{
+    rx_shm_doorbell_sleep((rx_shm_t *)tl, timeout_us);
+}
+
+static int rx_shm_mem_reg(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey)
+{
+    (void)tl;
+    (void)len;
+    rkey->addr = (uint64_t)(uintptr_t)addr;
+    rkey->key = (uint64_t)getpid();
+    return RX_OK;
+}
+
+static void rx_shm_fini(rx_tl_t *tl)
+{
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    rx_shm_segment_release(shm);
+    free(shm->tx);
+    free(shm->rx);
+    free(shm->pid_of);
+    free(shm->reach);
+    free(shm);
+}
+
+int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
+{
+    rx_shm_t *shm = calloc(1, sizeof *shm);
+    if (!shm)
+        return RX_ERR_NOMEM;
+    shm->tx = calloc((size_t)job->size, sizeof *shm->tx);
+    shm->rx = calloc((size_t)job->local_size, sizeof *shm->rx);
+    shm->pid_of = calloc((size_t)job->size, sizeof *shm->pid_of);
+    shm->reach = calloc((size_t)job->size, 1);
+    shm->local_rank = job->local_rank;
+    shm->local_size = job->local_size;
+    shm->block_waits = job->block_waits;
+    shm->handler = job->am_handler;
+    shm->handler_arg = job->am_arg;
+    rx_tl_t *tl = &shm->tl;
+    tl->name = "shm";
+    tl->reaches = shm->reach;
+    tl->priv = shm;
+    tl->am_send = rx_shm_am_send;
+    tl->progress = rx_shm_progress;
+    tl->sleep = rx_shm_sleep;
+    tl->mem_reg = rx_shm_mem_reg;
+    tl->fini = rx_shm_fini;
+    int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach) ? RX_OK : RX_ERR_NOMEM;
+    if (rc == RX_OK)
+        rc = rx_shm_segment_create(shm, job);
+    if (rc == RX_OK)
+        rc = rx_shm_cma_probe(shm, job);
+    if (rc != RX_OK) {
+        rx_shm_fini(tl);
+        return rc;
+    }
+    /* a record must fit in a quarter ring so several are in flight */
+    tl->max_am_payload = shm->ring_size / 4 - sizeof(rx_shm_rec_t);
+    long long eager = rx_config()->SHM_EAGER_LIMIT;
+    tl->eager_limit = eager < 0 ? 0 : (size_t)eager;
+    if (tl->eager_limit > tl->max_am_payload)
+        tl->eager_limit = tl->max_am_payload;
+    if (shm->cma) {
+        tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT;
+        tl->get = rx_shm_cma_get;
+        tl->put = rx_shm_cma_put;
+    }
+    *out = tl;
+    return RX_OK;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT
+ * The transport interface: one ops table per transport, RDMA semantics.
+ *
+ * Lifecycle (every transport):
+ *   1. init:    the core calls the transport's create function with the job
+ *               description (rx_tl_job_t); it may use the bootstrap (put /
+ *               fence / get) to exchange addresses, and fills an rx_tl_t.
+ *   2. use:     am_send to any peer it reaches (tl->reaches[world_rank]);
+ *               progress() delivers incoming active messages to the handler
+ *               registered in rx_tl_t.am_handler; get/put move bytes directly
+ *               between registered memory when caps say they are native.
+ *   3. fini:    every request has completed; the transport releases all.
+ *
+ * Active messages carry a 24-byte header interpreted only by the layer above
+ * (p2p: eager / rendezvous protocols) plus a contiguous payload. Delivery is
+ * reliable and in order per (sender, receiver) pair. The handler runs inside
+ * progress(); it may call am_send (which then must not recurse into progress)
+ * and must copy whatever payload it keeps, since the payload pointer is only
+ * valid until it returns.
+ *
+ * Nothing here blocks: am_send returns RX_ERR_AGAIN when the transport has no
+ * room, and the caller retries after progress. */
+#ifndef RX_TL_H
+#define RX_TL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+typedef struct rx_am_hdr {
+    uint8_t type;     /* protocol message type, defined by the layer above */
+    uint8_t flags;
+    uint16_t rsvd;
+    uint32_t ctx;     /* communicator context id */
+    int32_t src;      /* sender's rank in that communicator */
+    int32_t tag;
+    uint64_t cookie;  /* request identifier for replies (sync ack, rendezvous) */
+} rx_am_hdr_t;
+
+_Static_assert(sizeof(rx_am_hdr_t) == 24, "active-message header is 24 bytes");
+
+/* A remote key: what a peer needs to reach registered memory. */
+typedef struct rx_rkey {
+    uint64_t addr;    /* address in the owner's address space */
+    uint64_t key;     /* transport-specific (shm: owner's pid; ofi: fi_mr_key) */
+} rx_rkey_t;
+
+enum rx_tl_caps {
+    RX_TL_CAP_GET = 1u << 0,          /* native get (single-copy / RDMA read) */
+    RX_TL_CAP_PUT = 1u << 1,          /* native put */
+    RX_TL_CAP_ATOMIC = 1u << 2,       /* native remote atomics */
+    RX_TL_CAP_SHARED_ALLOC = 1u << 3, /* node-shared allocations */
+};
+
+typedef struct rx_tl rx_tl_t;
+
+/* Upcall for each delivered message; world_src is the sender's job rank. */
+typedef void (*rx_am_handler_t)(void *arg, int world_src, const rx_am_hdr_t *hdr,
+                                const void *payload, size_t len);
+
+/* What the core tells a transport at creation. */
+typedef struct rx_tl_job {
+    int rank, size;            /* job rank and size */
+    int local_rank, local_size;
+    const int *local_ranks;    /* job ranks on this node, by local rank */
+    const char *jobid;         /* unique per job, names shared segments */
+    int block_waits;           /* 1: waiters may sleep; senders must ring doorbells */
+    rx_am_handler_t am_handler;
+    void *am_arg;
+} rx_tl_job_t;
+
+struct rx_tl {
+    const char *name;
+    unsigned caps;
+    size_t max_am_payload;     /* largest payload one am_send carries */
+    size_t eager_limit;        /* payloads above this go by rendezvous */
+    const unsigned char *reaches; /* reaches[world_rank] != 0 if this transport reaches it */
+    void *priv;
+
+    /* Send one active message; RX_OK once the payload is copied out (the
+     * buffer may be reused), RX_ERR_AGAIN when there is no room now. */
+    int (*am_send)(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const void *payload,
+                   size_t len);
+    /* Deliver pending incoming messages; returns how many were delivered. */
+    int (*progress)(rx_tl_t *tl);
+    /* Sleep until a message may have arrived for this process or timeout_us
+     * passed (block mode only). Returns at once if something is pending. */
+    void (*sleep)(rx_tl_t *tl, int timeout_us);
+    /* Register memory for remote access; fills *rkey. */
+    int (*mem_reg)(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey);
+    /* Read len bytes from (rkey, offset) at world_peer into local; iov forms
+     * read a list of local pieces. RX_OK when complete (synchronous transports)
+     * or an error; the shm transport completes before returning. */
+    int (*get)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+               uint64_t offset);
+    int (*put)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+               const rx_rkey_t *rkey, uint64_t offset);
+    void (*fini)(rx_tl_t *tl);
+};
+
+/* The transports, in order of preference per peer. */
+int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out);
+int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# README command 2: install what is missing, build, pass the whole test suite,
+# then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jobs="$(nproc)"
+"$root/scripts/build.sh" "$root/build"
+echo "== test suite (build/)"
+(cd "$root/build" && ctest --output-on-failure -j "$jobs" --timeout 300)
+if [ "${RDMX_SKIP_SANITIZE:-0}" != 1 ]; then
+    "$root/scripts/build.sh" "$root/build-sanitize" -DRDMX_SANITIZE=ON
+    echo "== test suite under ASan + UBSan (build-sanitize/)"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    (cd "$root/build-sanitize" && ctest --output-on-failure -j "$jobs" --timeout 600 -LE "slow|bench")
+fi

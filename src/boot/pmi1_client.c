@@ -138,8 +138,8 @@ static void rx_boot_make_jobid(const char *kvsname, char *jobid, size_t len)
     size_t n = strlen(src), ok = n > 0 && n < 48;
     for (size_t i = 0; ok && i < n; i++)
         ok = rx_boot_jobid_char_ok(src[i]);
-    if (ok) {
-        snprintf(jobid, len, "%s", src);
+    if (ok && n < len) {
+        memcpy(jobid, src, n + 1);
         return;
     }
     uint64_t h = 1469598103934665603ull; /* FNV-1a */

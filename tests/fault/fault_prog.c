@@ -17,7 +17,6 @@
  *                                  writes, stdout and stderr alternately
  *   verify-lines NRANKS COUNT LEN [tagged]  check such output read from stdin
  *   env VAR VAL [VAR VAL...]       exit 1 unless each VAR equals VAL */
-#define _GNU_SOURCE
 #include "boot/boot.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -153,6 +152,9 @@ static int mode_verify(int nranks, int count, int len, int tagged)
     if (lines != nranks * count)
         fprintf(stderr, "verify: %d lines, expected %d\n", lines, nranks * count), bad++;
     printf("verify: %d lines, %d problems\n", lines, bad);
+    free(seen);
+    free(want);
+    free(line);
     return bad ? 1 : 0;
 }
 

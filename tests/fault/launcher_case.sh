@@ -99,6 +99,8 @@ exit-first)
     ;;
 segv)
     # rank 3 segfaults; the others ignore SIGTERM, so SIGKILL must end them
+    # (in a sanitizer build, AddressSanitizer must let the signal kill it)
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
     run -n 4 "$PROG" crash 3 "$TOKEN"
     expect_rc 139
     expect_err '^rdmx-run: rank 3 \(pid [0-9]+\) killed by signal 11 \(Segmentation fault\); ending the job$'
@@ -227,6 +229,22 @@ sigkill)
     kill -KILL "$BG"
     wait "$BG" 2>/dev/null
     expect_clean 3
+    ;;
+mpi-normal | mpi-kill)
+    MPIPROG="$(dirname "$PROG")/mpi_kill"
+    [ -x "$MPIPROG" ] || fail "$MPIPROG not built"
+    if [ "$CASE" = mpi-normal ]; then
+        run -n 3 "$MPIPROG" none "$TOKEN"
+        expect_rc 0
+        expect_clean 0
+    else
+        run -n 3 "$MPIPROG" kill "$TOKEN"
+        expect_rc 137
+        expect_err '^rdmx-run: rank 1 \(pid [0-9]+\) killed by signal 9 \(Killed\); ending the job$'
+        expect_fast 5
+        expect_clean 0
+    fi
+    [ "$(count_lines '^ready ')" -eq 3 ] || fail "not every rank started"
     ;;
 not-found)
     run -n 2 ./no-such-program-here

@@ -23,6 +23,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,8 +225,10 @@ int main(int argc, char **argv)
         clock_gettime(CLOCK_REALTIME, &ts);
         printf("crash-at %ld.%09ld\n", (long)ts.tv_sec, ts.tv_nsec);
         fflush(stdout);
-        volatile int *volatile nowhere = NULL;
-        *nowhere = 1; /* a real segmentation fault */
+        /* a real segmentation fault, at an unmapped address that is not NULL
+         * so that UndefinedBehaviorSanitizer lets it happen */
+        volatile uintptr_t nowhere = 16;
+        *(volatile int *)nowhere = 1;
         return 0;
     }
     if (!strcmp(mode, "exit-after")) {

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +52,34 @@ void rx_run_end_job(rx_run_job_t *job)
     rx_run_stdin_close(job);
 }
 
+/* Long enough for the kernel to finish a rank's death that caused the
+ * failure (a peer sees its memory gone before it becomes a zombie), short
+ * next to the one second between SIGTERM and SIGKILL. */
+#define RX_RUN_GRACE_S 0.1
+
+void rx_run_fail(rx_run_job_t *job, int code, const char *fmt, ...)
+{
+    if (job->ending)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(job->pend_msg, sizeof job->pend_msg, fmt, ap);
+    va_end(ap);
+    job->pend_code = code;
+    job->pend_until = rx_run_now() + RX_RUN_GRACE_S;
+    rx_run_end_job(job);
+}
+
+/* The grace period is over (or every rank is gone): report the failure. */
+static void rx_run_fail_commit(rx_run_job_t *job)
+{
+    if (job->pend_until == 0)
+        return;
+    job->pend_until = 0;
+    rx_run_msg("%s", job->pend_msg);
+    rx_run_set_exit(job, job->pend_code);
+}
+
 void rx_run_barrier_check(rx_run_job_t *job)
 {
     if (job->ending || job->barrier_count == 0)
@@ -58,14 +87,19 @@ void rx_run_barrier_check(rx_run_job_t *job)
     for (int i = 0; i < job->n; i++) {
         rx_run_rank_t *r = &job->ranks[i];
         if (!r->in_barrier && (r->exited || r->finalized)) {
-            rx_run_msg("rank %d (pid %d) %s without entering the PMI barrier (fence) the other "
-                       "ranks wait in; ending the job",
-                       r->rank, (int)r->pid, r->exited ? "exited" : "finalized");
-            rx_run_set_exit(job, 1);
-            rx_run_end_job(job);
+            rx_run_fail(job, 1,
+                        "rank %d (pid %d) %s without entering the PMI barrier (fence) the other "
+                        "ranks wait in; ending the job",
+                        r->rank, (int)r->pid, r->exited ? "exited" : "finalized");
             return;
         }
     }
+}
+
+/* A death by a signal the launcher did not send while ending the job. */
+static int rx_run_unexpected_signal(const rx_run_job_t *job, int sig)
+{
+    return sig != SIGTERM && sig != job->fwd_sig && !(sig == SIGKILL && job->kill_sent);
 }
 
 /* A rank was reaped: apply the failure rules. */
@@ -80,7 +114,21 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
     job->nlive--;
     if (r->rank == 0)
         rx_run_stdin_close(job);
-    if (job->ending)
+    if (WIFSIGNALED(wstatus) && job->ending) {
+        int sig = WTERMSIG(wstatus);
+        if (job->pend_until > 0 && rx_run_unexpected_signal(job, sig)) {
+            /* the likely cause of the failure waiting to be reported */
+            job->pend_until = 0;
+            rx_run_msg("rank %d (pid %d) killed by signal %d (%s); ending the job", r->rank,
+                       (int)r->pid, sig, strsignal(sig));
+            rx_run_set_exit(job, 128 + sig);
+        } else if (rx_run_unexpected_signal(job, sig)) {
+            rx_run_msg("rank %d (pid %d) killed by signal %d (%s) while the job was ending",
+                       r->rank, (int)r->pid, sig, strsignal(sig));
+        }
+        return;
+    }
+    if (job->ending || r->aborted)
         return;
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
@@ -92,10 +140,9 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
     }
     int code = WEXITSTATUS(wstatus);
     if (r->initialized && !r->finalized) {
-        rx_run_msg("rank %d (pid %d) exited with code %d before MPI_Finalize; ending the job",
-                   r->rank, (int)r->pid, code);
-        rx_run_set_exit(job, code ? code : 1);
-        rx_run_end_job(job);
+        rx_run_fail(job, code ? code : 1,
+                    "rank %d (pid %d) exited with code %d before MPI_Finalize; ending the job",
+                    r->rank, (int)r->pid, code);
         return;
     }
     if (code)
@@ -105,17 +152,29 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
 
 static void rx_run_reap(rx_run_job_t *job)
 {
-    int wstatus;
-    pid_t pid;
-    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-        if (pid == job->watchdog_pid) {
-            job->watchdog_pid = -1;
-            continue;
-        }
-        for (int i = 0; i < job->n; i++)
-            if (job->ranks[i].pid == pid && !job->ranks[i].exited) {
-                rx_run_rank_exited(job, &job->ranks[i], wstatus);
-                break;
+    /* Collect the exited children first and take deaths by signal before
+     * exits: when a rank dies, others often fail because of it a moment later
+     * (a transfer from it breaks), and the cause is what must be reported. */
+    for (;;) {
+        struct { pid_t pid; int wstatus; } dead[64];
+        int n = 0;
+        while (n < 64 && (dead[n].pid = waitpid(-1, &dead[n].wstatus, WNOHANG)) > 0)
+            n++;
+        if (n == 0)
+            return;
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < n; k++) {
+                if (!!WIFSIGNALED(dead[k].wstatus) != (pass == 0))
+                    continue;
+                if (dead[k].pid == job->watchdog_pid) {
+                    job->watchdog_pid = -1;
+                    continue;
+                }
+                for (int i = 0; i < job->n; i++)
+                    if (job->ranks[i].pid == dead[k].pid && !job->ranks[i].exited) {
+                        rx_run_rank_exited(job, &job->ranks[i], dead[k].wstatus);
+                        break;
+                    }
             }
     }
 }
@@ -133,6 +192,7 @@ static void rx_run_signal(rx_run_job_t *job)
             rx_run_msg("received signal %d (%s); forwarding it to the ranks and ending the job", sig,
                        strsignal(sig));
             rx_run_set_exit(job, 128 + sig);
+            job->fwd_sig = sig;
             rx_run_signal_groups(job, sig);
             job->ending = 1;
             job->kill_at = rx_run_now() + 1.0;
@@ -198,6 +258,8 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
     }
     if (opts->bind_core && rx_run_bind_plan(job, opts->report_bindings) != RX_OK)
         return RX_ERR_INVAL;
+    if (opts->report_bindings && !opts->bind_core)
+        rx_run_msg("ranks are not bound (--bind-to none)");
 
     /* Signals become events of the poll loop; the ranks unblock them. */
     sigset_t set;
@@ -297,7 +359,10 @@ static void rx_run_loop(rx_run_job_t *job)
             rx_run_set_exit(job, RX_RUN_EXIT_TIMEOUT);
             rx_run_end_job(job);
         }
+        if (job->pend_until > 0 && (now >= job->pend_until || job->nlive == 0))
+            rx_run_fail_commit(job);
         if (job->ending && job->kill_at > 0 && now >= job->kill_at) {
+            job->kill_sent = 1;
             rx_run_signal_groups(job, SIGKILL);
             job->kill_at = 0;
         }
@@ -332,6 +397,8 @@ static void rx_run_loop(rx_run_job_t *job)
             wake = job->kill_at;
         if (drain_until > 0 && (wake < 0 || drain_until < wake))
             wake = drain_until;
+        if (job->pend_until > 0 && (wake < 0 || job->pend_until < wake))
+            wake = job->pend_until;
         int timeout_ms = wake < 0 ? -1 : (int)((wake - now) * 1000) + 1;
         if (timeout_ms < -1)
             timeout_ms = 0;
@@ -391,6 +458,7 @@ int rx_run_job(const rx_run_opts_t *opts)
             rx_run_loop(&job);
     }
 
+    rx_run_fail_commit(&job);
     /* Whatever happened: no process of the job and no segment of it remains. */
     pid_t *pgids = calloc((size_t)job.n + 1, sizeof *pgids);
     int ng = 0;

@@ -119,12 +119,10 @@ static void rx_run_pmi_abort(rx_run_job_t *job, rx_run_rank_t *r, const char *li
 {
     long code = 1;
     rx_pmi1_field_int(line, "exitcode", &code);
-    if (job->ending)
-        return;
-    rx_run_msg("rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job", r->rank,
-               (int)r->pid, code);
-    rx_run_set_exit(job, code & 0xff ? (int)(code & 0xff) : 1);
-    rx_run_end_job(job);
+    r->aborted = 1;
+    rx_run_fail(job, code & 0xff ? (int)(code & 0xff) : 1,
+                "rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job", r->rank,
+                (int)r->pid, code);
 }
 
 static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
@@ -211,3 +209,4 @@ void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r)
         }
     }
 }
+

@@ -58,6 +58,7 @@ typedef struct rx_run_rank {
     int in_spawn_cmd;     /* inside a multi-line "mcmd=spawn" request */
     rx_run_stream_t out, err;
     int initialized, finalized, in_barrier;
+    int aborted;          /* sent cmd=abort */
     int exited, wstatus;
 } rx_run_rank_t;
 
@@ -71,6 +72,11 @@ typedef struct rx_run_job {
     int nlive;            /* ranks not yet reaped */
     int ending;           /* SIGTERM sent; SIGKILL at kill_at */
     double kill_at;
+    int kill_sent;        /* SIGKILL was sent */
+    int fwd_sig;          /* the signal forwarded from the launcher, if any */
+    double pend_until;    /* a failure waits to be reported until then (0: none) */
+    int pend_code;
+    char pend_msg[320];
     int exit_code, have_exit;
     int sigfd;
     cpu_set_t *bind_sets; /* per rank when --bind-to core, else NULL */
@@ -93,6 +99,11 @@ int rx_run_job(const rx_run_opts_t *opts);
 void rx_run_set_exit(rx_run_job_t *job, int code);
 /* SIGTERM every rank now, SIGKILL one second later. */
 void rx_run_end_job(rx_run_job_t *job);
+/* A rank failed without a signal (abort, exit before finalize, skipped
+ * barrier): end the job now, and report it and take its exit status after a
+ * short grace period, unless a rank is found killed by a signal meanwhile —
+ * the usual cause of such failures, reported in their place. */
+void rx_run_fail(rx_run_job_t *job, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* End the job if a PMI barrier can no longer complete. */
 void rx_run_barrier_check(rx_run_job_t *job);
 

@@ -207,7 +207,13 @@ bind-core)
 sigterm | sigint)
     sig=TERM num=15 wrap=()
     # a background job of a script starts with SIGINT ignored; undo that
-    [ "$CASE" = sigint ] && sig=INT num=2 wrap=(env --default-signal=INT)
+    if [ "$CASE" = sigint ]; then
+        sig=INT num=2 wrap=(env --default-signal=INT)
+        if ! env --default-signal=INT true 2>/dev/null; then
+            echo "SKIP: env --default-signal (coreutils 8.31 or later) is needed to undo the ignored SIGINT"
+            exit 77
+        fi
+    fi
     start_bg 3 "${wrap[@]}" "$RUN" -n 3 "$PROG" ready-sleep 30 nogc "$TOKEN"
     t0=$(now)
     kill -"$sig" "$BG"

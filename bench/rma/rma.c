@@ -71,10 +71,23 @@ static void issue_slots(struct rma *r)
         issue(r, s);
 }
 
-/* Latency, OSU-style. lock: rank 0 holds a shared lock on rank 1 and
- * completes each operation with a flush; rank 1 makes no RMA call. fence and
- * PSCW: the ranks take turns as origin, a ping-pong of epochs, and the caller
- * halves the time. */
+/* Passive target: rank 0 holds a shared lock on rank 1 and completes each
+ * operation (latency) or window of operations (bandwidth) with a flush;
+ * rank 1 makes no RMA call. */
+static void lock_flush(struct rma *r, long n)
+{
+    if (r->rank != 0)
+        return;
+    MPI_Win_lock(MPI_LOCK_SHARED, r->peer, 0, r->win);
+    for (long i = 0; i < n; i++) {
+        issue_slots(r);
+        MPI_Win_flush(r->peer, r->win);
+    }
+    MPI_Win_unlock(r->peer, r->win);
+}
+
+/* Latency, OSU-style. lock: see lock_flush. fence and PSCW: the ranks take
+ * turns as origin, a ping-pong of epochs, and the caller halves the time. */
 static double loop_latency(void *ctx, long n, double *per_iter)
 {
     struct rma *r = ctx;
@@ -85,16 +98,7 @@ static double loop_latency(void *ctx, long n, double *per_iter)
         MPI_Win_fence(0, r->win);
     t0 = rx_bench_now();
     switch (r->sync) {
-    case LOCK:
-        if (r->rank != 0)
-            break;
-        MPI_Win_lock(MPI_LOCK_SHARED, r->peer, 0, r->win);
-        for (long i = 0; i < n; i++) {
-            issue(r, 0);
-            MPI_Win_flush(r->peer, r->win);
-        }
-        MPI_Win_unlock(r->peer, r->win);
-        break;
+    case LOCK: lock_flush(r, n); break;
     case FENCE:
         for (long i = 0; i < n; i++) {
             if (r->rank == 0) {
@@ -140,16 +144,7 @@ static double loop_bw(void *ctx, long n, double *per_iter)
         MPI_Win_fence(0, r->win);
     t0 = rx_bench_now();
     switch (r->sync) {
-    case LOCK:
-        if (r->rank != 0)
-            break;
-        MPI_Win_lock(MPI_LOCK_SHARED, r->peer, 0, r->win);
-        for (long i = 0; i < n; i++) {
-            issue_slots(r);
-            MPI_Win_flush(r->peer, r->win);
-        }
-        MPI_Win_unlock(r->peer, r->win);
-        break;
+    case LOCK: lock_flush(r, n); break;
     case FENCE:
         for (long i = 0; i < n; i++) {
             if (r->rank == 0)

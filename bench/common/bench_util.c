@@ -23,8 +23,7 @@ static void usage(FILE *f, const char *prog, const char *modes)
             "  -W N             window: operations in flight in bandwidth modes (default 64)\n"
             "  -t SECONDS       time one size may take before its iterations are reduced\n"
             "                   (default 2, quick 0.3; not applied when -i is given)\n"
-            "  -s SYNC          RMA synchronisation: lock (lock/flush), fence, pscw\n"
-            "  -T TYPE          halo face datatype: vector, subarray\n",
+            "  -s SYNC          RMA synchronisation: lock (lock/flush), fence, pscw\n",
             prog, modes);
 }
 
@@ -68,8 +67,7 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
     o->window = 64;
     o->time_cap = -1.0;
     o->sync = "lock";
-    o->dtype = "vector";
-    while ((c = getopt_long(argc, argv, "qhm:M:i:w:W:t:s:T:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "qhm:M:i:w:W:t:s:", longopts, NULL)) != -1) {
         switch (c) {
         case 'q': o->quick = 1; break;
         case 'm': o->min_size = parse_size(optarg, prog, modes); break;
@@ -79,7 +77,6 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
         case 'W': o->window = (int)parse_size(optarg, prog, modes); break;
         case 't': o->time_cap = atof(optarg); break;
         case 's': o->sync = optarg; break;
-        case 'T': o->dtype = optarg; break;
         case 'h': usage(stdout, prog, modes); exit(0);
         default: usage(stderr, prog, modes); exit(2);
         }

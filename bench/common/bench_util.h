@@ -24,7 +24,6 @@ struct rx_bench_opts {
     int window;         /* -W, outstanding operations in bandwidth modes */
     double time_cap;    /* -t, seconds a size may take before iterations are reduced */
     const char *sync;   /* -s, RMA synchronisation: lock | fence | pscw */
-    const char *dtype;  /* -T, halo face datatype: vector | subarray */
 };
 
 /* OSU-style iteration counts: small sizes below RX_BENCH_LARGE, large sizes from it. */

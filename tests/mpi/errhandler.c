@@ -74,6 +74,21 @@ int main(int argc, char **argv)
     RXT_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, ret_dup));
     RXT_CHECK(sum == rxt_size, "allreduce after errors: %d", sum);
 
+    /* Last, as a failure here kills the job: an error completing a request is raised
+     * on the request's communicator (RETURN here), not on world (FATAL). */
+    if (rxt_size >= 2) {
+        int peer = rxt_rank ^ 1, big[4] = { 1, 2, 3, 4 }, small = 0;
+        if (peer < rxt_size) {
+            MPI_Request r;
+            RXT_MPI(MPI_Irecv(&small, 1, MPI_INT, peer, 1, ret_dup, &r));
+            RXT_MPI(MPI_Send(big, 4, MPI_INT, peer, 1, ret_dup));
+            rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+            MPI_Error_class(rc, &cls);
+            RXT_CHECK(cls == MPI_ERR_TRUNCATE, "MPI_Wait of a truncated receive on a RETURN "
+                      "communicator: class %s (%d)", rxt_class_name(cls), cls);
+        }
+    }
+
     MPI_Comm_free(&fatal_dup);
     MPI_Comm_free(&ret);
     MPI_Comm_free(&ret_dup);

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT
+ * rdmx-topo: fabric models, routing, flow-level simulation and rank placement from the command line.
+ * See docs/topo.md. */
+#include "topo/output.h"
+#include "topo/place.h"
+#include "topo/route.h"
+#include "topo/sim.h"
+#include "topo/topo.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void rx_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rdmx-topo COMMAND [options]\n"
+            "commands:\n"
+            "  info      -t FABRIC                         sizes, radix, distances, bisection\n"
+            "  route     -t FABRIC SRC DST [--routing R]    the links of one route\n"
+            "  sim       -t FABRIC (--pattern P | --schedule FILE) [options]\n"
+            "  schedule  --algo ALGO -n RANKS --bytes B [-o FILE]\n"
+            "  place     -t FABRIC (--matrix FILE | --pattern P) -n RANKS [options]\n"
+            "fabric (-t): kary:K,N  radix:PORTS,LEVELS  xgft:H;m1,..;w1,..[;p1,..]\n"
+            "             dragonfly:a=A,p=P,h=H[,g=G][,arrangement=absolute|relative]\n"
+            "             slurm:topology.conf  ibnet:ibnetdiscover.out\n"
+            "common:  --link CLASS:BW (e.g. host:100G, global:25G)  --link lat:CLASS:TIME (e.g. lat:all:100ns)\n"
+            "sim:     -n RANKS  --bytes B  --routing dmodk|ecmp|minimal|valiant|ugal  --seed S\n"
+            "         --pattern alltoall|alltoall-xor|shift|permutation|uniform|halo3d|adversarial\n"
+            "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"
+            "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|hostfile:FILE\n"
+            "         --free LIST  --csv FILE  --svg FILE  --png FILE  --top N\n"
+            "         --full-solve (re-solve all flows at every event: the reference for the incremental solver)\n"
+            "place:   --method linear|random|bestfit|scotch|all  --free LIST (node ids \"0-63,128-191\" or\n"
+            "         a hostlist of node names)  --hostfile FILE  --simulate\n");
+}
+
+enum {
+    O_PATTERN = 256, O_SCHEDULE, O_BYTES, O_ROUTING, O_SEED, O_SHIFT, O_FLOWS, O_GRID, O_ITER, O_SYNC, O_CBW,
+    O_PLACEMENT, O_FREE, O_CSV, O_SVG, O_PNG, O_TOP, O_LINK, O_ALGO, O_MATRIX, O_METHOD, O_HOSTFILE, O_SIMULATE, O_FULL,
+};
+
+static const struct option rx_opts[] = {
+    {"topology", required_argument, 0, 't'}, {"ranks", required_argument, 0, 'n'},
+    {"output", required_argument, 0, 'o'},   {"pattern", required_argument, 0, O_PATTERN},
+    {"schedule", required_argument, 0, O_SCHEDULE}, {"bytes", required_argument, 0, O_BYTES},
+    {"routing", required_argument, 0, O_ROUTING},   {"seed", required_argument, 0, O_SEED},
+    {"shift", required_argument, 0, O_SHIFT},       {"flows", required_argument, 0, O_FLOWS},
+    {"grid", required_argument, 0, O_GRID},         {"iterations", required_argument, 0, O_ITER},
+    {"sync", required_argument, 0, O_SYNC},         {"compute-bw", required_argument, 0, O_CBW},
+    {"placement", required_argument, 0, O_PLACEMENT}, {"free", required_argument, 0, O_FREE},
+    {"csv", required_argument, 0, O_CSV},           {"svg", required_argument, 0, O_SVG},
+    {"png", required_argument, 0, O_PNG},           {"top", required_argument, 0, O_TOP},
+    {"link", required_argument, 0, O_LINK},         {"algo", required_argument, 0, O_ALGO},
+    {"matrix", required_argument, 0, O_MATRIX},     {"method", required_argument, 0, O_METHOD},
+    {"hostfile", required_argument, 0, O_HOSTFILE}, {"simulate", no_argument, 0, O_SIMULATE},
+    {"full-solve", no_argument, 0, O_FULL},
+    {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
+};
+
+typedef struct rx_cli {
+    const char *fabric, *pattern, *schedule, *routing, *sync, *placement, *free_list, *csv, *svg, *png, *out;
+    const char *algo, *matrix, *method, *hostfile, *links[16];
+    int nlinks, top, simulate, have_shift, full_solve;
+    uint32_t nranks, flows, iterations, grid[3];
+    uint64_t bytes, seed;
+    long shift;
+    double compute_bw;
+} rx_cli_t;
+
+static int rx_parse_u(const char *s, uint64_t *v)
+{
+    long long x;
+    if (rx_parse_size(s, &x) || x < 0)
+        return -1;
+    *v = (uint64_t)x;
+    return 0;
+}
+
+static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
+{
+    int o;
+    uint64_t v;
+    while ((o = getopt_long(argc, argv, "t:n:o:h", rx_opts, NULL)) != -1) {
+        switch (o) {
+        case 't': c->fabric = optarg; break;
+        case 'n':
+            if (rx_parse_u(optarg, &v) || v == 0 || v > (1u << 24))
+                goto bad;
+            c->nranks = (uint32_t)v;
+            break;
+        case 'o': c->out = optarg; break;
+        case O_PATTERN: c->pattern = optarg; break;
+        case O_SCHEDULE: c->schedule = optarg; break;
+        case O_BYTES:
+            if (rx_parse_u(optarg, &c->bytes))
+                goto bad;
+            break;
+        case O_ROUTING: c->routing = optarg; break;
+        case O_SEED:
+            if (rx_parse_u(optarg, &c->seed))
+                goto bad;
+            break;
+        case O_SHIFT: {
+            char *end;
+            c->shift = strtol(optarg, &end, 10);
+            if (*end)
+                goto bad;
+            c->have_shift = 1;
+            break;
+        }
+        case O_FLOWS:
+            if (rx_parse_u(optarg, &v) || v == 0 || v > 4096)
+                goto bad;
+            c->flows = (uint32_t)v;
+            break;
+        case O_GRID:
+            if (sscanf(optarg, "%ux%ux%u", &c->grid[0], &c->grid[1], &c->grid[2]) != 3)
+                goto bad;
+            break;
+        case O_ITER:
+            if (rx_parse_u(optarg, &v) || v == 0 || v > 1000000)
+                goto bad;
+            c->iterations = (uint32_t)v;
+            break;
+        case O_SYNC: c->sync = optarg; break;
+        case O_CBW:
+            if (rx_topo_parse_bw(optarg, &c->compute_bw))
+                goto bad;
+            break;
+        case O_PLACEMENT: c->placement = optarg; break;
+        case O_FREE: c->free_list = optarg; break;
+        case O_CSV: c->csv = optarg; break;
+        case O_SVG: c->svg = optarg; break;
+        case O_PNG: c->png = optarg; break;
+        case O_TOP: c->top = atoi(optarg); break;
+        case O_LINK:
+            if (c->nlinks == 16)
+                goto bad;
+            c->links[c->nlinks++] = optarg;
+            break;
+        case O_ALGO: c->algo = optarg; break;
+        case O_MATRIX: c->matrix = optarg; break;
+        case O_METHOD: c->method = optarg; break;
+        case O_HOSTFILE: c->hostfile = optarg; break;
+        case O_SIMULATE: c->simulate = 1; break;
+        case O_FULL: c->full_solve = 1; break;
+        case 'h': rx_usage(stdout); exit(0);
+        default: rx_usage(stderr); return RX_ERR_INVAL;
+        }
+        continue;
+    bad:
+        rx_log_error("rdmx-topo: bad value \"%s\" for an option", optarg);
+        return RX_ERR_INVAL;
+    }
+    return RX_OK;
+}
+
+static int rx_cli_fabric(const rx_cli_t *c, rx_topo_t **t)
+{
+    if (!c->fabric) {
+        rx_log_error("rdmx-topo: give the fabric with -t (see --help)");
+        return RX_ERR_INVAL;
+    }
+    int rc = rx_topo_from_spec(c->fabric, t);
+    for (int i = 0; !rc && i < c->nlinks; i++)
+        rc = rx_topo_apply_link_opt(*t, c->links[i]);
+    return rc;
+}
+
+static int rx_cmd_info(rx_cli_t *c)
+{
+    rx_topo_t *t;
+    int rc = rx_cli_fabric(c, &t);
+    if (rc)
+        return rc;
+    rx_topo_info_t in;
+    rc = rx_topo_analyze(t, &in);
+    if (!rc)
+        rx_topo_info_print(t, &in, stdout);
+    rx_topo_free(t);
+    return rc;
+}
+
+static int rx_cmd_route(rx_cli_t *c, int argc, char **argv)
+{
+    if (optind + 2 != argc) {
+        rx_log_error("rdmx-topo route: give SRC and DST node ids");
+        return RX_ERR_INVAL;
+    }
+    rx_topo_t *t;
+    int rc = rx_cli_fabric(c, &t);
+    if (rc)
+        return rc;
+    rx_router_t r = {.t = t, .seed = c->seed};
+    uint32_t s = (uint32_t)strtoul(argv[optind], NULL, 10), d = (uint32_t)strtoul(argv[optind + 1], NULL, 10);
+    if (c->routing)
+        rc = rx_route_parse(t, c->routing, &r.algo);
+    uint32_t path[RX_ROUTE_MAXHOPS];
+    int n = 0;
+    if (!rc && (s >= t->nnodes || d >= t->nnodes || s == d)) {
+        rx_log_error("rdmx-topo route: SRC and DST must be distinct node ids below %u", t->nnodes);
+        rc = RX_ERR_INVAL;
+    }
+    if (!rc)
+        rc = rx_route(&r, s, d, 0, path, &n);
+    for (int i = 0; !rc && i < n; i++) {
+        char nm[160];
+        printf("%s %s\n", rx_topo_link_name(t, path[i], nm, sizeof nm), rx_topo_class_name(t, t->l[path[i]].cls));
+    }
+    rx_topo_free(t);
+    return rc;
+}
+
+static int rx_cmd_schedule(rx_cli_t *c)
+{
+    if (!c->algo || !c->nranks) {
+        rx_log_error("rdmx-topo schedule: give --algo and -n");
+        return RX_ERR_INVAL;
+    }
+    FILE *f = c->out ? fopen(c->out, "w") : stdout;
+    if (!f) {
+        rx_log_error("%s: cannot create", c->out);
+        return RX_ERR_IO;
+    }
+    int rc = rx_schedule_generate(f, c->algo, c->nranks, c->bytes);
+    if (c->out && fclose(f))
+        rc = RX_ERR_IO;
+    return rc;
+}
+
+/* The workload of `sim` and `place --simulate`. */
+static int rx_cli_workload(rx_cli_t *c, const rx_topo_t *t, rx_workload_t *w)
+{
+    if (c->schedule)
+        return rx_workload_schedule(c->schedule, c->nranks, w);
+    if (!c->pattern) {
+        rx_log_error("rdmx-topo: give --pattern or --schedule");
+        return RX_ERR_INVAL;
+    }
+    rx_pattern_opts_t po = {.nranks = c->nranks ? c->nranks : t->nnodes, .bytes = c->bytes ? c->bytes : 1 << 20,
+                            .shift = c->have_shift ? c->shift : 1, .k = c->flows, .iterations = c->iterations,
+                            .seed = c->seed};
+    memcpy(po.dims, c->grid, sizeof po.dims);
+    int rc = rx_pattern_parse(c->pattern, &po.pattern);
+    return rc ? rc : rx_workload_pattern(t, &po, w);
+}
+
+static int rx_cmd_sim(rx_cli_t *c)
+{
+    rx_topo_t *t;
+    int rc = rx_cli_fabric(c, &t);
+    if (rc)
+        return rc;
+    rx_workload_t w = {0};
+    rx_sim_opts_t o;
+    rx_sim_opts_default(&o);
+    o.seed = c->seed ? c->seed : 1;
+    if (c->compute_bw > 0)
+        o.compute_bw = c->compute_bw;
+    o.barrier = c->schedule ? 0 : 1;
+    o.full_solve = c->full_solve;
+    if (c->sync && !strcmp(c->sync, "phase"))
+        o.barrier = 1;
+    else if (c->sync && !strcmp(c->sync, "rank"))
+        o.barrier = 0;
+    else if (c->sync) {
+        rx_log_error("rdmx-topo: --sync phase or rank");
+        rc = RX_ERR_INVAL;
+    }
+    if (!rc && c->routing)
+        rc = rx_route_parse(t, c->routing, &o.algo);
+    if (!rc)
+        rc = rx_cli_workload(c, t, &w);
+    uint32_t *map = NULL;
+    if (!rc && c->placement) {
+        rc = rx_place_from_option(t, &w, c->placement, c->free_list, o.seed, &map);
+        o.rank_node = map;
+    }
+    rx_sim_result_t res;
+    if (!rc)
+        rc = rx_sim_run(t, &w, &o, &res);
+    if (!rc) {
+        printf("fabric            %s\n", t->desc);
+        printf("workload          %s (%s synchronisation)\n", w.desc, o.barrier ? "phase" : "rank");
+        printf("routing           %s\n", rx_route_name(o.algo));
+        rx_sim_print(t, &res, c->top ? c->top : 5, stdout);
+        char title[320];
+        snprintf(title, sizeof title, "%s, routing %s", w.desc, rx_route_name(o.algo));
+        if (c->csv)
+            rc = rx_sim_write_csv(t, &res, c->csv);
+        if (!rc && (c->svg || c->png)) {
+            char svg[4096];
+            snprintf(svg, sizeof svg, "%s", c->svg ? c->svg : c->png);
+            if (!c->svg)
+                snprintf(svg + strlen(svg), sizeof svg - strlen(svg), ".svg");
+            rc = rx_sim_write_svg(t, &res, title, svg);
+            if (!rc && c->png) {
+                pid_t pid = fork();
+                if (pid == 0) {
+                    execlp("rsvg-convert", "rsvg-convert", "-o", c->png, svg, (char *)NULL);
+                    _exit(127);
+                }
+                int st = 0;
+                if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+                    rx_log_error("rdmx-topo: PNG needs rsvg-convert (Debian package librsvg2-bin); the SVG is %s", svg);
+                    rc = RX_ERR_UNSUPPORTED;
+                }
+                if (!c->svg)
+                    unlink(svg);
+            }
+        }
+        rx_sim_result_free(&res);
+    }
+    free(map);
+    rx_workload_free(&w);
+    rx_topo_free(t);
+    return rc;
+}
+
+static int rx_cmd_place(rx_cli_t *c)
+{
+    rx_topo_t *t;
+    int rc = rx_cli_fabric(c, &t);
+    if (rc)
+        return rc;
+    rx_place_opts_t po = {.seed = c->seed ? c->seed : 1, .simulate = c->simulate, .hostfile = c->hostfile,
+                          .free_list = c->free_list, .method = c->method ? c->method : "all"};
+    rx_workload_t w = {0};
+    rx_sim_opts_default(&po.sim);
+    if (c->routing)
+        rc = rx_route_parse(t, c->routing, &po.sim.algo);
+    rx_commat_t m = {0};
+    if (!rc && c->matrix)
+        rc = rx_commat_load(c->matrix, c->nranks, &m);
+    else if (!rc) {
+        rc = rx_cli_workload(c, t, &w);
+        if (!rc)
+            rc = rx_commat_from_workload(&w, &m);
+    }
+    if (!rc && c->simulate && !w.round)
+        rc = rx_commat_workload(&m, &w);
+    if (!rc)
+        rc = rx_place_run(t, &m, w.round ? &w : NULL, &po, stdout);
+    rx_commat_free(&m);
+    rx_workload_free(&w);
+    rx_topo_free(t);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    rx_log_set_prefix("rdmx-topo");
+    rx_log_init();
+    if (argc < 2) {
+        rx_usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        rx_usage(stdout);
+        return 0;
+    }
+    rx_cli_t c = {0};
+    int rc = rx_cli_parse(argc - 1, argv + 1, &c);
+    if (rc)
+        return 2;
+    argc--;
+    argv++;
+    if (!strcmp(cmd, "info"))
+        rc = rx_cmd_info(&c);
+    else if (!strcmp(cmd, "route"))
+        rc = rx_cmd_route(&c, argc, argv);
+    else if (!strcmp(cmd, "sim"))
+        rc = rx_cmd_sim(&c);
+    else if (!strcmp(cmd, "schedule"))
+        rc = rx_cmd_schedule(&c);
+    else if (!strcmp(cmd, "place"))
+        rc = rx_cmd_place(&c);
+    else {
+        rx_log_error("rdmx-topo: unknown command \"%s\"", cmd);
+        rx_usage(stderr);
+        return 2;
+    }
+    if (rc)
+        fprintf(stderr, "rdmx-topo: %s failed: %s\n", cmd, rx_status_string(rc));
+    return rc ? 1 : 0;
+}

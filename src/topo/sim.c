@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT
+ * Flow-level simulator: event loop, rank progress and transfer matching. The max-min solver is in
+ * sim_solve.c; the shared state in sim_impl.h. */
+#include "sim_impl.h"
+#include "util/log.h"
+#include "util/status.h"
+#include "util/timer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rx_sim_opts_default(rx_sim_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->compute_bw = 10e9;
+    o->intra_bw = 20e9;
+    o->seed = 1;
+}
+
+void rx_sim_result_free(rx_sim_result_t *r)
+{
+    free(r->link_bytes);
+    free(r->link_maxflows);
+    r->link_bytes = NULL;
+    r->link_maxflows = NULL;
+}
+
+/* ---- event heap ---- */
+
+static int rx_ev_push(rx_sim_t *s, double t, uint32_t type, uint32_t id, uint32_t ver)
+{
+    if (s->nev == s->evcap) {
+        uint32_t cap = s->evcap ? s->evcap * 2 : 1024;
+        rx_event_t *e = realloc(s->ev, cap * sizeof *e);
+        if (!e)
+            return RX_ERR_NOMEM;
+        s->ev = e;
+        s->evcap = cap;
+    }
+    uint32_t i = s->nev++;
+    rx_event_t x = {t, id, ver, type};
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (s->ev[p].t <= t)
+            break;
+        s->ev[i] = s->ev[p];
+        i = p;
+    }
+    s->ev[i] = x;
+    return RX_OK;
+}
+
+static void rx_ev_sift_down(rx_event_t *h, uint32_t n, uint32_t i)
+{
+    rx_event_t x = h[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].t < h[c].t)
+            c++;
+        if (h[c].t >= x.t)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+static rx_event_t rx_ev_pop(rx_sim_t *s)
+{
+    rx_event_t top = s->ev[0];
+    s->ev[0] = s->ev[--s->nev];
+    if (s->nev)
+        rx_ev_sift_down(s->ev, s->nev, 0);
+    return top;
+}
+
+static int rx_ev_stale(const rx_sim_t *s, const rx_event_t *e)
+{
+    return e->type == RX_EV_FLOW_DONE && (s->f[e->id].ver != e->ver || s->f[e->id].state != RX_FS_ACTIVE);
+}
+
+/* Drops stale completions once they outnumber the live ones: keeps memory linear in live flows. */
+static void rx_ev_compact(rx_sim_t *s)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nev; i++)
+        if (!rx_ev_stale(s, &s->ev[i]))
+            s->ev[k++] = s->ev[i];
+    s->nev = k;
+    for (uint32_t i = k / 2 + 1; i-- > 0;)
+        if (i < k)
+            rx_ev_sift_down(s->ev, k, i);
+}
+
+int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid)
+{
+    rx_flow_t *f = &s->f[fid];
+    f->ver++;
+    double t = f->rate > 0 ? s->now + f->rem / f->rate : INFINITY;
+    if (!isfinite(t))
+        return RX_OK;
+    return rx_ev_push(s, t, RX_EV_FLOW_DONE, fid, f->ver);
+}
+
+/* ---- flows ---- */
+
+static int rx_flow_alloc(rx_sim_t *s, uint32_t *id)
+{
+    if (s->ffree != UINT32_MAX) {
+        *id = s->ffree;
+        s->ffree = s->f[*id].next_free;
+        return RX_OK;
+    }
+    if (s->nf == s->fcap) {
+        uint32_t cap = s->fcap ? s->fcap * 2 : 1024;
+        rx_flow_t *f = realloc(s->f, cap * sizeof *f);
+        uint32_t *m = realloc(s->fmark, cap * sizeof *m);
+        if (!f || !m) {
+            if (f) s->f = f;
+            if (m) s->fmark = m;
+            return RX_ERR_NOMEM;
+        }
+        memset(m + s->fcap, 0, (cap - s->fcap) * sizeof *m);
+        s->f = f;
+        s->fmark = m;
+        s->fcap = cap;
+    }
+    s->f[s->nf].ver = 0;
+    *id = s->nf++;
+    return RX_OK;
+}
+
+static int rx_link_attach(rx_sim_t *s, uint32_t fid)
+{
+    rx_flow_t *f = &s->f[fid];
+    for (int i = 0; i < f->nh; i++) {
+        rx_link_state_t *ls = &s->ls[f->path[i]];
+        if (ls->n == ls->cap) {
+            uint32_t cap = ls->cap ? ls->cap * 2 : 4;
+            uint32_t *a = realloc(ls->fl, cap * sizeof *a);
+            if (!a)
+                return RX_ERR_NOMEM;
+            ls->fl = a;
+            ls->cap = cap;
+        }
+        f->pos[i] = ls->n;
+        ls->fl[ls->n++] = fid;
+        if (ls->n > s->res->link_maxflows[f->path[i]])
+            s->res->link_maxflows[f->path[i]] = ls->n;
+    }
+    return rx_solver_arrive(s, fid);
+}
+
+static void rx_link_detach(rx_sim_t *s, uint32_t fid)
+{
+    rx_flow_t *f = &s->f[fid];
+    for (int i = 0; i < f->nh; i++) {
+        rx_link_state_t *ls = &s->ls[f->path[i]];
+        uint32_t last = ls->fl[--ls->n];
+        uint32_t at = f->pos[i];
+        if (last != fid) {
+            ls->fl[at] = last;
+            rx_flow_t *g = &s->f[last];
+            for (int j = 0; j < g->nh; j++)
+                if (g->path[j] == f->path[i]) {
+                    g->pos[j] = at;
+                    break;
+                }
+        }
+        s->res->link_bytes[f->path[i]] += (double)f->bytes;
+    }
+    rx_solver_depart(s, f->rate);
+}
+
+/* A send met its receive: route the transfer and start its latency phase. */
+/* salt: (sender's round, step index), so that random routing choices do not depend on the order
+ * in which simultaneous events happen to be processed */
+static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t salt)
+{
+    uint32_t ns = s->rank_node[src], nd = s->rank_node[dst];
+    uint32_t fid;
+    int rc = rx_flow_alloc(s, &fid);
+    if (rc)
+        return rc;
+    rx_flow_t *f = &s->f[fid];
+    memset(f, 0, offsetof(rx_flow_t, ver));
+    f->ver++;
+    f->src = src;
+    f->dst = dst;
+    f->bytes = bytes;
+    f->rem = (double)bytes;
+    f->next_free = UINT32_MAX;
+    if (ns == nd) {
+        f->state = RX_FS_LOCAL;
+        return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
+    }
+    int nh;
+    rc = rx_route(&s->router, ns, nd, salt, f->path, &nh);
+    if (rc)
+        return rc;
+    f->nh = (uint16_t)nh;
+    double lat = 0;
+    for (int i = 0; i < nh; i++)
+        lat += s->t->l[f->path[i]].lat;
+    /* routing of the next flows (UGAL) must see this one: count it on its links now */
+    for (int i = 0; i < nh; i++)
+        s->route_load[f->path[i]]++;
+    f->state = RX_FS_LATENCY;
+    s->res->flows++;
+    if (!s->injecting[ns]) {
+        s->injecting[ns] = 1;
+        s->res->senders++;
+        s->inj_sum += s->t->l[rx_topo_inject(s->t, ns)].bw;
+    }
+    return rx_ev_push(s, s->now + lat, RX_EV_FLOW_ACTIVATE, fid, 0);
+}
+
+static void rx_flow_release(rx_sim_t *s, uint32_t fid)
+{
+    s->f[fid].state = RX_FS_FREE;
+    s->f[fid].next_free = s->ffree;
+    s->ffree = fid;
+}
+
+/* ---- ranks ---- */
+
+static int rx_rank_push_post(rx_rank_t *r, uint8_t op, uint32_t peer, uint64_t bytes, uint64_t salt)
+{
+    if (r->nposts == r->postcap) {
+        uint32_t cap = r->postcap ? r->postcap * 2 : 4;
+        rx_post_t *p = realloc(r->posts, cap * sizeof *p);
+        if (!p)
+            return RX_ERR_NOMEM;
+        r->posts = p;
+        r->postcap = cap;
+    }
+    r->posts[r->nposts++] = (rx_post_t){.op = op, .peer = peer, .bytes = bytes, .salt = salt};
+    return RX_OK;
+}
+
+/* Finds and removes the first post of `op` to `peer` in rank r's list. */
+static int rx_rank_take_post(rx_rank_t *r, uint8_t op, uint32_t peer, uint64_t *bytes, uint64_t *salt)
+{
+    for (uint32_t i = 0; i < r->nposts; i++) {
+        if (r->posts[i].op == op && r->posts[i].peer == peer) {
+            *bytes = r->posts[i].bytes;
+            *salt = r->posts[i].salt;
+            memmove(&r->posts[i], &r->posts[i + 1], (r->nposts - i - 1) * sizeof *r->posts);
+            r->nposts--;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int rx_rank_enter(rx_sim_t *s, uint32_t rank);
+
+static int rx_rank_round_done(rx_sim_t *s, uint32_t rank)
+{
+    rx_rank_t *r = &s->ranks[rank];
+    r->round++;
+    if (s->o.barrier) {
+        if (++s->barrier_count < s->w->nranks)
+            return RX_OK;
+        /* the last rank of the phase releases everyone */
+        s->barrier_count = 0;
+        for (uint32_t i = 0; i < s->w->nranks; i++) {
+            int rc = rx_rank_enter(s, i);
+            if (rc)
+                return rc;
+        }
+        return RX_OK;
+    }
+    return rx_rank_enter(s, rank);
+}
+
+static int rx_rank_comm_done(rx_sim_t *s, uint32_t rank)
+{
+    rx_rank_t *r = &s->ranks[rank];
+    if (r->compute > 0) {
+        double t = s->now + r->compute;
+        r->compute = 0;
+        return rx_ev_push(s, t, RX_EV_COMPUTE_DONE, rank, 0);
+    }
+    return rx_rank_round_done(s, rank);
+}
+
+static int rx_rank_enter(rx_sim_t *s, uint32_t rank)
+{
+    rx_rank_t *r = &s->ranks[rank];
+    if (r->finished)
+        return s->o.barrier ? rx_rank_round_done(s, rank) : RX_OK;
+    const rx_step_t *st;
+    uint32_t n;
+    int rc = s->w->round(s->w->ctx, rank, r->round, &st, &n);
+    if (rc == RX_ERR_NOTFOUND) {
+        r->finished = 1;
+        s->nfinished++;
+        if (s->now > s->res->time)
+            s->res->time = s->now;
+        return s->o.barrier && s->nfinished < s->w->nranks ? rx_rank_round_done(s, rank) : RX_OK;
+    }
+    if (rc)
+        return rc;
+    r->pending = 0;
+    r->compute = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (st[i].op == RX_STEP_REDUCE || st[i].op == RX_STEP_COPY) {
+            r->compute += (double)st[i].bytes / s->o.compute_bw;
+            continue;
+        }
+        if (st[i].peer >= s->w->nranks)
+            return RX_ERR_INVAL;
+        r->pending++;
+    }
+    /* count first, post after: a match can complete instantly and must not see a partial count */
+    r->pending++;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t b, unused, salt = (uint64_t)r->round << 24 | i;
+        uint32_t peer = st[i].peer;
+        if (st[i].op == RX_STEP_SEND) {
+            if (rx_rank_take_post(&s->ranks[peer], RX_STEP_RECV, rank, &b, &unused))
+                rc = rx_transfer_start(s, rank, peer, st[i].bytes, salt);
+            else
+                rc = rx_rank_push_post(r, RX_STEP_SEND, peer, st[i].bytes, salt);
+        } else if (st[i].op == RX_STEP_RECV) {
+            if (rx_rank_take_post(&s->ranks[peer], RX_STEP_SEND, rank, &b, &salt))
+                rc = rx_transfer_start(s, peer, rank, b, salt);
+            else
+                rc = rx_rank_push_post(r, RX_STEP_RECV, peer, st[i].bytes, 0);
+        }
+        if (rc)
+            return rc;
+    }
+    if (--r->pending == 0)
+        return rx_rank_comm_done(s, rank);
+    return RX_OK;
+}
+
+static int rx_transfer_done(rx_sim_t *s, uint32_t fid)
+{
+    uint32_t src = s->f[fid].src, dst = s->f[fid].dst;
+    rx_flow_release(s, fid);
+    int rc = RX_OK;
+    if (--s->ranks[src].pending == 0)
+        rc = rx_rank_comm_done(s, src);
+    if (!rc && --s->ranks[dst].pending == 0)
+        rc = rx_rank_comm_done(s, dst);
+    return rc;
+}
+
+/* ---- main loop ---- */
+
+static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
+{
+    rx_flow_t *f;
+    switch (e->type) {
+    case RX_EV_FLOW_ACTIVATE:
+        f = &s->f[e->id];
+        if (f->bytes == 0) { /* an empty message costs its latency only */
+            for (int i = 0; i < f->nh; i++)
+                s->route_load[f->path[i]]--;
+            f->state = RX_FS_DONE;
+            return rx_sim_defer_done(s, e->id);
+        }
+        f->state = RX_FS_ACTIVE;
+        f->t_upd = s->now;
+        f->rate = 0;
+        s->live++;
+        if (s->live > s->res->peak_live)
+            s->res->peak_live = s->live;
+        return rx_link_attach(s, e->id);
+    case RX_EV_FLOW_DONE:
+        f = &s->f[e->id];
+        s->agg_rate -= f->rate;
+        s->res->net_bytes += (double)f->bytes;
+        rx_link_detach(s, e->id);
+        for (int i = 0; i < f->nh; i++)
+            s->route_load[f->path[i]]--;
+        f->state = RX_FS_DONE;
+        s->live--;
+        /* the rank bookkeeping may start new flows: do it after the solver saw the departure */
+        return rx_sim_defer_done(s, e->id);
+    case RX_EV_LOCAL_DONE:
+        return rx_transfer_done(s, e->id);
+    case RX_EV_COMPUTE_DONE:
+        return rx_rank_round_done(s, e->id);
+    }
+    return RX_ERR_INTERN;
+}
+
+int rx_sim_defer_done(rx_sim_t *s, uint32_t fid)
+{
+    if (s->ndone == s->donecap) {
+        uint32_t cap = s->donecap ? s->donecap * 2 : 256;
+        uint32_t *d = realloc(s->done, cap * sizeof *d);
+        if (!d)
+            return RX_ERR_NOMEM;
+        s->done = d;
+        s->donecap = cap;
+    }
+    s->done[s->ndone++] = fid;
+    return RX_OK;
+}
+
+static void rx_sim_cleanup(rx_sim_t *s)
+{
+    if (s->ls)
+        for (uint32_t i = 0; i < s->t->nlinks; i++)
+            free(s->ls[i].fl);
+    if (s->ranks)
+        for (uint32_t i = 0; i < s->w->nranks; i++)
+            free(s->ranks[i].posts);
+    free(s->ls);
+    free(s->ranks);
+    free(s->f);
+    free(s->fmark);
+    free(s->ev);
+    free(s->done);
+    free(s->route_load);
+    free(s->injecting);
+    free(s->own_rank_node);
+    rx_solver_free(s);
+}
+
+int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    rx_sim_t S = {0}, *s = &S;
+    s->t = t;
+    s->w = w;
+    s->o = *o;
+    s->res = res;
+    s->ffree = UINT32_MAX;
+    double t0 = rx_time_now();
+    int rc = RX_ERR_NOMEM;
+    if (w->nranks == 0)
+        return RX_ERR_INVAL;
+    if (!o->rank_node && w->nranks > t->nnodes) {
+        rx_log_error("rdmx-topo: %u ranks on %u nodes: give a placement (rank -> node)", w->nranks, t->nnodes);
+        return RX_ERR_INVAL;
+    }
+    res->nlinks = t->nlinks;
+    res->link_bytes = calloc(t->nlinks, sizeof *res->link_bytes);
+    res->link_maxflows = calloc(t->nlinks, sizeof *res->link_maxflows);
+    s->ls = calloc(t->nlinks, sizeof *s->ls);
+    s->route_load = calloc(t->nlinks, sizeof *s->route_load);
+    s->ranks = calloc(w->nranks, sizeof *s->ranks);
+    s->injecting = calloc(t->nnodes, 1);
+    if (!res->link_bytes || !res->link_maxflows || !s->ls || !s->route_load || !s->ranks || !s->injecting)
+        goto fail;
+    if (o->rank_node) {
+        s->rank_node = o->rank_node;
+        for (uint32_t i = 0; i < w->nranks; i++)
+            if (o->rank_node[i] >= t->nnodes) {
+                rx_log_error("rdmx-topo: rank %u placed on node %u, the fabric has %u", i, o->rank_node[i], t->nnodes);
+                rc = RX_ERR_INVAL;
+                goto fail;
+            }
+    } else {
+        if (!(s->own_rank_node = malloc(w->nranks * sizeof *s->own_rank_node)))
+            goto fail;
+        for (uint32_t i = 0; i < w->nranks; i++)
+            s->own_rank_node[i] = i;
+        s->rank_node = s->own_rank_node;
+    }
+    s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = s->route_load};
+    if ((rc = rx_solver_init(s)))
+        goto fail;
+    for (uint32_t i = 0; i < w->nranks && !rc; i++)
+        rc = rx_rank_enter(s, i);
+    while (!rc && (s->nev || s->ndone || s->changed)) {
+        if (s->ndone) {
+            /* completions whose rank bookkeeping was deferred until after the re-solve */
+            for (uint32_t i = 0; i < s->ndone && !rc; i++) {
+                uint32_t fid = s->done[i];
+                rc = rx_transfer_done(s, fid);
+            }
+            s->ndone = 0;
+            if (rc)
+                break;
+        }
+        if (s->changed)
+            rc = rx_solve(s);
+        if (rc || !s->nev)
+            break;
+        /* advance to the next event and take every event of that instant */
+        rx_event_t e = rx_ev_pop(s);
+        if (rx_ev_stale(s, &e))
+            continue;
+        s->now = e.t;
+        res->events++;
+        rc = rx_sim_handle(s, &e);
+        /* equal flows finish at one instant up to rounding: handle them together, one re-solve */
+        double horizon = s->now * (1 + 1e-10) + 1e-15;
+        while (!rc && s->nev && s->ev[0].t <= horizon) {
+            e = rx_ev_pop(s);
+            if (!rx_ev_stale(s, &e))
+                rc = rx_sim_handle(s, &e);
+        }
+        if (s->nev > 4 * (s->live + 1024))
+            rx_ev_compact(s);
+    }
+    if (!rc && s->nfinished < w->nranks) {
+        for (uint32_t i = 0; i < w->nranks; i++) {
+            rx_rank_t *r = &s->ranks[i];
+            if (r->finished)
+                continue;
+            if (r->nposts)
+                rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u: its %s rank %u is never "
+                             "matched", i, r->round, r->posts[0].op == RX_STEP_SEND ? "send to" : "receive from",
+                             r->posts[0].peer);
+            else
+                rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u", i, r->round);
+            break;
+        }
+        rc = RX_ERR_INVAL;
+    }
+    if (!rc) {
+        res->throughput = res->time > 0 && s->inj_sum > 0 ? res->net_bytes / res->time / s->inj_sum : 0;
+        res->peak_throughput = s->inj_sum > 0 ? s->peak_rate / s->inj_sum : 0;
+        res->sat_throughput = s->inj_sum > 0 ? s->sat_rate / s->inj_sum : 0;
+        for (uint32_t i = 0; i < t->nlinks; i++) {
+            uint32_t m = res->link_maxflows[i];
+            if (m > res->max_link_flows_all)
+                res->max_link_flows_all = m;
+            if (t->l[i].cls != RX_LC_HOST && m > res->max_link_flows)
+                res->max_link_flows = m;
+        }
+    }
+    res->cpu_seconds = rx_time_now() - t0;
+    rx_sim_cleanup(s);
+    if (rc)
+        rx_sim_result_free(res);
+    return rc;
+fail:
+    rx_sim_cleanup(s);
+    rx_sim_result_free(res);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT
+ * Private state of the flow simulator, shared by sim.c (events, ranks) and sim_solve.c (rates). */
+#ifndef RX_TOPO_SIM_IMPL_H
+#define RX_TOPO_SIM_IMPL_H
+
+#include "sim.h"
+
+#include <stddef.h>
+
+enum { RX_FS_FREE = 0, RX_FS_LOCAL, RX_FS_LATENCY, RX_FS_ACTIVE, RX_FS_DONE };
+enum { RX_EV_FLOW_DONE = 0, RX_EV_FLOW_ACTIVATE, RX_EV_LOCAL_DONE, RX_EV_COMPUTE_DONE };
+
+typedef struct rx_flow {
+    double rem;    /* bytes left at t_upd */
+    double rate;   /* bytes per second */
+    double t_upd;
+    double nrate;  /* solver: the new rate */
+    uint64_t bytes;
+    uint32_t src, dst; /* ranks */
+    uint32_t next_free;
+    uint32_t frozen;   /* solver epoch in which the flow got its rate */
+    uint16_t nh;
+    uint8_t state;
+    /* not cleared on reuse: a completion event of an earlier flow in this slot must stay stale */
+    uint32_t ver;
+    uint32_t path[RX_ROUTE_MAXHOPS];
+    uint32_t pos[RX_ROUTE_MAXHOPS]; /* index of this flow in each link's flow list */
+} rx_flow_t;
+
+typedef struct rx_link_state {
+    uint32_t *fl; /* active flows on the link, unordered (swap-remove) */
+    uint32_t n, cap;
+} rx_link_state_t;
+
+typedef struct rx_event {
+    double t;
+    uint32_t id, ver, type;
+} rx_event_t;
+
+typedef struct rx_post {
+    uint8_t op;
+    uint32_t peer;
+    uint64_t bytes;
+    uint64_t salt; /* of a send: names the transfer for random routing choices */
+} rx_post_t;
+
+typedef struct rx_rank {
+    uint32_t round;
+    uint32_t pending; /* transfers of the round not finished */
+    double compute;   /* local work of the round, seconds */
+    int finished;
+    rx_post_t *posts; /* sends and receives posted and not matched yet */
+    uint32_t nposts, postcap;
+} rx_rank_t;
+
+typedef struct rx_solve_entry {
+    double share;
+    uint32_t link, ver;
+} rx_solve_entry_t;
+
+typedef struct rx_sim {
+    rx_topo_t *t;
+    const rx_workload_t *w;
+    rx_sim_opts_t o;
+    rx_sim_result_t *res;
+    rx_router_t router;
+    const uint32_t *rank_node;
+    uint32_t *own_rank_node;
+    double now;
+    /* flows */
+    rx_flow_t *f;
+    uint32_t *fmark;
+    uint32_t nf, fcap, ffree, live;
+    uint64_t flow_seq;
+    rx_link_state_t *ls;
+    uint32_t *route_load;
+    /* events */
+    rx_event_t *ev;
+    uint32_t nev, evcap;
+    uint32_t *done;
+    uint32_t ndone, donecap;
+    /* ranks */
+    rx_rank_t *ranks;
+    uint32_t nfinished, barrier_count;
+    /* metrics */
+    unsigned char *injecting;
+    double inj_sum, agg_rate, peak_rate, sat_rate;
+    uint32_t sat_live;
+    /* solver */
+    uint32_t *arrived, narrived, arrcap; /* flows that joined their links since the last solve */
+    double departed_min;                 /* lowest rate of the flows that left since then */
+    int changed;
+    uint32_t *newcnt;                    /* per link: arrived flows on it (solver scratch) */
+    double *rbuf;
+    uint32_t rbufcap;
+    uint32_t *lmark, *lver, epoch;
+    double *rcap;
+    uint32_t *unf;
+    uint32_t *clinks, *cflows, ncflows_cap;
+    rx_solve_entry_t *heap;
+    size_t nheap, heapcap;
+} rx_sim_t;
+
+int rx_solver_init(rx_sim_t *s);
+void rx_solver_free(rx_sim_t *s);
+int rx_solve(rx_sim_t *s);
+int rx_solver_arrive(rx_sim_t *s, uint32_t fid);
+static inline void rx_solver_depart(rx_sim_t *s, double rate)
+{
+    if (rate < s->departed_min)
+        s->departed_min = rate;
+    s->changed = 1;
+}
+int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid);
+int rx_sim_defer_done(rx_sim_t *s, uint32_t fid);
+
+#endif

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT
+ * Max-min fair rates by progressive filling, re-solved only above the level an event can reach.
+ *
+ * Filling: each link offers (capacity left) / (unfrozen flows); the link with the smallest offer is
+ * the next bottleneck, its flows freeze at that rate (their "level") and are charged on their other
+ * links. Offers only grow as flows freeze, so a heap with lazy deletion (a version per link) finds
+ * the minimum.
+ *
+ * Incremental re-solve. Filling visits levels in increasing order, so two runs agree up to the first
+ * level where some offer differs. A flow that left was unfrozen, on every link it crossed, until its
+ * own level: removing it raises offers only on links that bottleneck at or above that level. A flow
+ * that arrives lowers the offers of its links; given the old levels, the first level where one of
+ * those links would bottleneck is computed exactly from the sorted rates on the link. Below the
+ * smallest of these levels every flow keeps its rate; the solver freezes them as they are and
+ * re-fills only the flows at or above it (usually the few fastest flows: in a phase of equal
+ * transfers the fastest finish first). Events at one instant are batched into one solve. */
+#include "sim_impl.h"
+#include "util/status.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rx_solver_init(rx_sim_t *s)
+{
+    uint32_t L = s->t->nlinks;
+    s->lmark = calloc(L, sizeof *s->lmark);
+    s->lver = calloc(L, sizeof *s->lver);
+    s->rcap = malloc(L * sizeof *s->rcap);
+    s->unf = malloc(L * sizeof *s->unf);
+    s->clinks = malloc(L * sizeof *s->clinks);
+    s->newcnt = calloc(L, sizeof *s->newcnt);
+    s->departed_min = INFINITY;
+    if (!s->lmark || !s->lver || !s->rcap || !s->unf || !s->clinks || !s->newcnt)
+        return RX_ERR_NOMEM;
+    return RX_OK;
+}
+
+void rx_solver_free(rx_sim_t *s)
+{
+    free(s->lmark);
+    free(s->lver);
+    free(s->rcap);
+    free(s->unf);
+    free(s->clinks);
+    free(s->newcnt);
+    free(s->arrived);
+    free(s->rbuf);
+    free(s->cflows);
+    free(s->heap);
+}
+
+int rx_solver_arrive(rx_sim_t *s, uint32_t fid)
+{
+    if (s->narrived == s->arrcap) {
+        uint32_t cap = s->arrcap ? s->arrcap * 2 : 1024;
+        uint32_t *a = realloc(s->arrived, cap * sizeof *a);
+        if (!a)
+            return RX_ERR_NOMEM;
+        s->arrived = a;
+        s->arrcap = cap;
+    }
+    s->arrived[s->narrived++] = fid;
+    s->changed = 1;
+    return RX_OK;
+}
+
+static int rx_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* First level at which link l bottlenecks once its k new flows join, the old flows keeping their
+ * old levels below it. */
+static double rx_arrival_level(rx_sim_t *s, uint32_t l, uint32_t k, int *rc)
+{
+    const rx_link_state_t *ls = &s->ls[l];
+    uint32_t n = 0;
+    if (ls->n > s->rbufcap) {
+        double *b = realloc(s->rbuf, ls->n * sizeof *b);
+        if (!b) {
+            *rc = RX_ERR_NOMEM;
+            return 0;
+        }
+        s->rbuf = b;
+        s->rbufcap = ls->n;
+    }
+    for (uint32_t j = 0; j < ls->n; j++) {
+        const rx_flow_t *f = &s->f[ls->fl[j]];
+        if (f->rate > 0 || f->frozen != UINT32_MAX) /* arrived flows are the k counted apart */
+            s->rbuf[n++] = f->rate;
+    }
+    qsort(s->rbuf, n, sizeof *s->rbuf, rx_cmp_double);
+    double cap = s->t->l[l].bw, frozen = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        double lev = (cap - frozen) / (double)(k + n - i);
+        if (i == n || lev <= s->rbuf[i])
+            return lev;
+        frozen += s->rbuf[i];
+    }
+    return 0;
+}
+
+static int rx_heap_push(rx_sim_t *s, double share, uint32_t link)
+{
+    if (s->nheap == s->heapcap) {
+        size_t cap = s->heapcap ? s->heapcap * 2 : 4096;
+        rx_solve_entry_t *h = realloc(s->heap, cap * sizeof *h);
+        if (!h)
+            return RX_ERR_NOMEM;
+        s->heap = h;
+        s->heapcap = cap;
+    }
+    size_t i = s->nheap++;
+    rx_solve_entry_t x = {share, link, s->lver[link]};
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (s->heap[p].share <= share)
+            break;
+        s->heap[i] = s->heap[p];
+        i = p;
+    }
+    s->heap[i] = x;
+    return RX_OK;
+}
+
+static rx_solve_entry_t rx_heap_pop(rx_sim_t *s)
+{
+    rx_solve_entry_t top = s->heap[0], x = s->heap[--s->nheap];
+    size_t n = s->nheap, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && s->heap[c + 1].share < s->heap[c].share)
+            c++;
+        if (s->heap[c].share >= x.share)
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n)
+        s->heap[i] = x;
+    return top;
+}
+
+static int rx_cflow_add(rx_sim_t *s, uint32_t *n, uint32_t fid)
+{
+    if (*n == s->ncflows_cap) {
+        uint32_t cap = s->ncflows_cap ? s->ncflows_cap * 2 : 1024;
+        uint32_t *c = realloc(s->cflows, cap * sizeof *c);
+        if (!c)
+            return RX_ERR_NOMEM;
+        s->cflows = c;
+        s->ncflows_cap = cap;
+    }
+    s->cflows[(*n)++] = fid;
+    return RX_OK;
+}
+
+int rx_solve(rx_sim_t *s)
+{
+    int rc = RX_OK;
+    s->changed = 0;
+    s->epoch++;
+    if (s->epoch == UINT32_MAX) { /* wrapped: marks of long ago could look current */
+        memset(s->lmark, 0, s->t->nlinks * sizeof *s->lmark);
+        for (uint32_t i = 0; i < s->nf; i++)
+            s->f[i].frozen = 0;
+        memset(s->fmark, 0, s->fcap * sizeof *s->fmark);
+        s->epoch = 1;
+    }
+    const uint32_t ep = s->epoch;
+    /* the lowest level the batch of arrivals and departures can change */
+    double level = s->departed_min;
+    for (uint32_t i = 0; i < s->narrived; i++) {
+        rx_flow_t *f = &s->f[s->arrived[i]];
+        f->frozen = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
+        for (int k = 0; k < f->nh; k++)
+            s->newcnt[f->path[k]]++;
+    }
+    for (uint32_t i = 0; i < s->narrived && !rc; i++) {
+        rx_flow_t *f = &s->f[s->arrived[i]];
+        for (int k = 0; k < f->nh && !rc; k++) {
+            uint32_t l = f->path[k];
+            if (!s->newcnt[l])
+                continue; /* done already */
+            double lev = rx_arrival_level(s, l, s->newcnt[l], &rc);
+            if (lev < level)
+                level = lev;
+            s->newcnt[l] = 0;
+        }
+    }
+    if (rc)
+        return rc;
+    if (s->o.full_solve)
+        level = 0;
+    s->departed_min = INFINITY;
+    /* flows at or above that level are re-filled; the rest keep their rates */
+    double cut = level * (1 - 1e-9);
+    uint32_t nfl = 0;
+    for (uint32_t i = 0; i < s->narrived; i++) {
+        uint32_t fid = s->arrived[i];
+        if (s->f[fid].state != RX_FS_ACTIVE || s->fmark[fid] == ep)
+            continue;
+        s->fmark[fid] = ep;
+        s->f[fid].frozen = 0;
+        if ((rc = rx_cflow_add(s, &nfl, fid)))
+            return rc;
+    }
+    s->narrived = 0;
+    if (level < INFINITY) {
+        for (uint32_t fid = 0; fid < s->nf; fid++) {
+            rx_flow_t *f = &s->f[fid];
+            if (f->state == RX_FS_ACTIVE && f->rate >= cut && s->fmark[fid] != ep) {
+                s->fmark[fid] = ep;
+                if ((rc = rx_cflow_add(s, &nfl, fid)))
+                    return rc;
+            }
+        }
+    }
+    if (!nfl)
+        return RX_OK;
+    s->res->solves++;
+    /* links of the re-filled flows, their capacity net of the flows that keep their rates */
+    uint32_t nl = 0;
+    for (uint32_t i = 0; i < nfl; i++) {
+        const rx_flow_t *f = &s->f[s->cflows[i]];
+        for (int k = 0; k < f->nh; k++) {
+            uint32_t l = f->path[k];
+            if (s->lmark[l] == ep)
+                continue;
+            s->lmark[l] = ep;
+            s->clinks[nl++] = l;
+        }
+    }
+    s->nheap = 0;
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t l = s->clinks[i];
+        const rx_link_state_t *ls = &s->ls[l];
+        double cap = s->t->l[l].bw;
+        uint32_t u = 0;
+        for (uint32_t j = 0; j < ls->n; j++) {
+            uint32_t fid = ls->fl[j];
+            if (s->fmark[fid] == ep)
+                u++;
+            else
+                cap -= s->f[fid].rate;
+        }
+        s->rcap[l] = cap > 0 ? cap : 0;
+        s->unf[l] = u;
+        s->lver[l]++;
+        if (u && (rc = rx_heap_push(s, s->rcap[l] / u, l)))
+            return rc;
+    }
+    while (s->nheap) {
+        rx_solve_entry_t e = rx_heap_pop(s);
+        uint32_t l = e.link;
+        if (e.ver != s->lver[l] || !s->unf[l])
+            continue;
+        double share = s->rcap[l] / s->unf[l];
+        if (share < 0)
+            share = 0;
+        const rx_link_state_t *ls = &s->ls[l];
+        for (uint32_t j = 0; j < ls->n; j++) {
+            uint32_t fid = ls->fl[j];
+            rx_flow_t *f = &s->f[fid];
+            if (s->fmark[fid] != ep || f->frozen == ep)
+                continue;
+            f->frozen = ep;
+            f->nrate = share;
+            for (int k = 0; k < f->nh; k++) {
+                uint32_t l2 = f->path[k];
+                s->rcap[l2] -= share;
+                s->unf[l2]--;
+                s->lver[l2]++;
+                if (l2 != l && s->unf[l2] && (rc = rx_heap_push(s, s->rcap[l2] / s->unf[l2], l2)))
+                    return rc;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nfl; i++) {
+        uint32_t fid = s->cflows[i];
+        rx_flow_t *f = &s->f[fid];
+        if (f->nrate == f->rate && f->rate > 0)
+            continue;
+        f->rem -= f->rate * (s->now - f->t_upd);
+        if (f->rem < 0)
+            f->rem = 0;
+        f->t_upd = s->now;
+        s->agg_rate += f->nrate - f->rate;
+        f->rate = f->nrate;
+        if ((rc = rx_sim_schedule_done(s, fid)))
+            return rc;
+    }
+    if (s->agg_rate > s->peak_rate)
+        s->peak_rate = s->agg_rate;
+    if (s->live > s->sat_live) { /* the moment the most flows compete: the saturation throughput */
+        s->sat_live = s->live;
+        s->sat_rate = s->agg_rate;
+    }
+    return RX_OK;
+}

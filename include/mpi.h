@@ -119,7 +119,8 @@ typedef struct MPI_Status {
 #define MPI_CHARACTER                ((MPI_Datatype)0x4c00002f)
 #define MPI_COMPLEX                  ((MPI_Datatype)0x4c000030)
 #define MPI_DOUBLE_COMPLEX           ((MPI_Datatype)0x4c000031)
-#define MPI_2INTEGER                 ((MPI_Datatype)0x4c000032)#define MPI_LONG_LONG_INT            MPI_LONG_LONG
+#define MPI_2INTEGER                 ((MPI_Datatype)0x4c000032)
+#define MPI_LONG_LONG_INT            MPI_LONG_LONG
 #define MPI_C_COMPLEX                MPI_C_FLOAT_COMPLEX
 #define MPI_REAL4                    MPI_FLOAT
 #define MPI_REAL8                    MPI_DOUBLE
@@ -311,17 +312,17 @@ RX_MPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, 
 RX_MPI_API(int, Buffer_attach, (void *buffer, int size))
 RX_MPI_API(int, Buffer_detach, (void *buffer_addr, int *size))
 RX_MPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
-RX_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
+RX_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses))
 RX_MPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
 RX_MPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                           int array_of_indices[], MPI_Status array_of_statuses[]))
+                           int array_of_indices[], MPI_Status *array_of_statuses))
 RX_MPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 RX_MPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
-                          MPI_Status array_of_statuses[]))
+                          MPI_Status *array_of_statuses))
 RX_MPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
                           MPI_Status *status))
 RX_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                           int array_of_indices[], MPI_Status array_of_statuses[]))
+                           int array_of_indices[], MPI_Status *array_of_statuses))
 RX_MPI_API(int, Request_free, (MPI_Request *request))
 RX_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
 RX_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))

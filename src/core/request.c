@@ -64,6 +64,8 @@ void rx_req_release(rx_req_t *req)
     if (!req || req->index <= 0)
         return;
     int idx = req->index;
+    free(req->staging);
+    req->staging = NULL;
     req->index = -1;
     req->kind = 0;
     rx_req_free_list[rx_req_nfree++] = idx;

@@ -55,10 +55,12 @@ typedef struct rx_req {
     size_t offset;
     size_t rndv_total;            /* message size announced by the sender */
     uint64_t remote_cookie;
-    /* derived datatypes: user buffer + type when buf is a staging copy */
+    /* datatypes whose packed form differs from memory: buf is a staging copy
+     * (freed with the request); receives unpack it into user_buf at the end */
+    void *staging;
     void *user_buf;
     int user_count;
-    int user_dtype;
+    const void *user_dtype;
     /* persistent requests keep their arguments here */
     const void *p_buf;
     int p_count, p_dtype, p_mode;

@@ -47,7 +47,7 @@ typedef struct { long double v; int i; } rx_long_double_int_t;
     RX_BASIC(13, float, MPI_FLOAT, FLOAT)                                  \
     RX_BASIC(14, double, MPI_DOUBLE, FLOAT)                                \
     RX_BASIC(15, long double, MPI_LONG_DOUBLE, FLOAT)                      \
-    RX_BASIC(16, wchar_t, MPI_WCHAR, CINT)                                 \
+    RX_BASIC(16, wchar_t, MPI_WCHAR, NONE)                                 \
     RX_BASIC(17, bool, MPI_C_BOOL, LOGIC)                                  \
     RX_BASIC(18, int8_t, MPI_INT8_T, CINT)                                 \
     RX_BASIC(19, int16_t, MPI_INT16_T, CINT)                               \
@@ -60,9 +60,9 @@ typedef struct { long double v; int i; } rx_long_double_int_t;
     RX_BASIC(26, float _Complex, MPI_C_FLOAT_COMPLEX, CPLX)                \
     RX_BASIC(27, double _Complex, MPI_C_DOUBLE_COMPLEX, CPLX)              \
     RX_BASIC(28, long double _Complex, MPI_C_LONG_DOUBLE_COMPLEX, CPLX)    \
-    RX_BASIC(29, intptr_t, MPI_AINT, CINT)                                 \
-    RX_BASIC(30, long long, MPI_OFFSET, CINT)                              \
-    RX_BASIC(31, long long, MPI_COUNT, CINT)                               \
+    RX_BASIC(29, intptr_t, MPI_AINT, FINT)                                 \
+    RX_BASIC(30, long long, MPI_OFFSET, FINT)                              \
+    RX_BASIC(31, long long, MPI_COUNT, FINT)                               \
     RX_BASIC(32, unsigned char, MPI_PACKED, NONE)                          \
     RX_BASIC(33, rx_float_int_t, MPI_FLOAT_INT, PAIR)                      \
     RX_BASIC(34, rx_double_int_t, MPI_DOUBLE_INT, PAIR)                    \

@@ -15,14 +15,16 @@ typedef struct rx_dtype {
     int predefined;
     int committed;
     size_t size;            /* bytes of data in one element (MPI_Type_size) */
-    size_t wire;            /* bytes one element occupies when sent (packed form);
-                             * pair types travel with their padding: wire = extent */
+    size_t wire;            /* bytes one element occupies when sent (packed form) */
     intptr_t lb, extent;
     intptr_t true_lb, true_extent;
     int basic;              /* the basic type every element is made of, 0 if mixed */
     size_t basic_count;     /* basic elements per element */
-    int contig;             /* count elements are count * extent contiguous bytes,
-                             * already in wire form (sent without packing) */
+    int contig;             /* count elements lie in count * extent bytes that may be
+                             * copied as they are (padding included): true for every
+                             * basic type; collectives move such data raw */
+    int nblocks;            /* the data of one element: blocks at offsets from its start */
+    struct rx_dtype_block { intptr_t off; size_t len; } *blocks;
     const char *name;
 } rx_dtype_t;
 
@@ -35,6 +37,17 @@ static inline rx_dtype_t *rx_dtype_get(int handle)
     return (rx_dtype_t *)rx_htab_get(&rx_dtype_table, handle);
 }
 const char *rx_basic_name(int basic);
+
+/* Point-to-point data travels packed (count * wire bytes). 1 if the user
+ * buffer already is that form, so no staging copy is needed. */
+static inline int rx_dtype_wire_is_raw(const rx_dtype_t *d)
+{
+    return d->contig && d->wire == (size_t)d->extent;
+}
+/* Pack count elements from src into dst (count * wire bytes). */
+void rx_dtype_pack(const rx_dtype_t *d, const void *src, size_t count, void *dst);
+/* Unpack the first bytes of packed data into count elements at dst. */
+void rx_dtype_unpack(const rx_dtype_t *d, const void *src, size_t bytes, void *dst);
 int rx_basic_class(int basic);
 
 #endif

@@ -73,6 +73,8 @@ int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn);
 void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req);
 void rx_mpi_status_empty(MPI_Status *status);
 
+/* Unpack a completed receive that used a staging copy. */
+void rx_mpi_recv_unpack(rx_req_t *r);
 /* Waiting on one request handle; used by Wait and friends. */
 int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status);
 

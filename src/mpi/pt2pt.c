@@ -38,6 +38,33 @@ static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype 
     return rc;
 }
 
+/* The bytes point-to-point moves for (buf, count, dt): the buffer itself when
+ * its memory is the packed form, else a staging copy (packed now for sends). */
+static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, int pack, void **data,
+                        size_t *bytes, void **staging)
+{
+    *staging = NULL;
+    if (rx_dtype_wire_is_raw(dt)) {
+        *data = (void *)buf;
+        *bytes = (size_t)count * (size_t)dt->extent;
+        return RX_OK;
+    }
+    *bytes = (size_t)count * dt->wire;
+    *staging = malloc(*bytes ? *bytes : 1);
+    if (!*staging)
+        return RX_ERR_NOMEM;
+    if (pack)
+        rx_dtype_pack(dt, buf, (size_t)count, *staging);
+    *data = *staging;
+    return RX_OK;
+}
+
+void rx_mpi_recv_unpack(rx_req_t *r)
+{
+    if (r->staging && r->user_buf && (r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV))
+        rx_dtype_unpack(r->user_dtype, r->staging, r->st_bytes, r->user_buf);
+}
+
 void rx_mpi_status_empty(MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
@@ -102,18 +129,25 @@ static int rx_isend_common(const void *buf, int count, MPI_Datatype datatype, in
         return rc;
     if (!request)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
-    size_t bytes = (size_t)count * (size_t)dt->extent;
     rx_req_t *r;
+    void *data, *staging = NULL;
+    size_t bytes = 0;
+    if (dest != MPI_PROC_NULL && rx_data_view(buf, count, dt, 1, &data, &bytes, &staging) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (dest == MPI_PROC_NULL) {
         r = rx_req_done_proc_null(RX_REQ_SEND);
     } else if (mode == RX_MODE_BUFFERED) {
-        rc = rx_bsend_start(buf, bytes, dest, tag, c, &r, fn);
+        rc = rx_bsend_start(data, bytes, dest, tag, c, &r, fn);
+        free(staging);
         if (rc != MPI_SUCCESS)
             return rc;
     } else {
         r = rx_req_alloc(RX_REQ_SEND);
+        if (!r)
+            free(staging);
         if (r) {
-            rx_req_setup(r, c, buf, bytes, dest, tag);
+            r->staging = staging;
+            rx_req_setup(r, c, data, bytes, dest, tag);
             r->sync = mode == RX_MODE_SYNC;
             if ((rc = rx_p2p_isend(r)) != RX_OK) {
                 rx_req_release(r);
@@ -136,23 +170,30 @@ static int rx_send_common(const void *buf, int count, MPI_Datatype datatype, int
     int rc = rx_check_xfer(c, buf, count, datatype, dest, tag, 0, fn, &dt);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
-    size_t bytes = (size_t)count * (size_t)dt->extent;
+    void *data, *staging;
+    size_t bytes;
+    if (rx_data_view(buf, count, dt, 1, &data, &bytes, &staging) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (mode != RX_MODE_SYNC) {
-        rc = rx_p2p_send_try(buf, bytes, c, dest, tag, c->ctx);
-        if (rc == RX_OK)
-            return MPI_SUCCESS;
-        if (rc != RX_ERR_AGAIN)
-            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+        rc = rx_p2p_send_try(data, bytes, c, dest, tag, c->ctx);
+        if (rc != RX_ERR_AGAIN) {
+            free(staging);
+            return rc == RX_OK ? MPI_SUCCESS
+                               : rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+        }
     }
     rx_req_t r;
     memset(&r, 0, sizeof r);
     r.kind = RX_REQ_SEND;
     r.index = -1;
-    rx_req_setup(&r, c, buf, bytes, dest, tag);
+    rx_req_setup(&r, c, data, bytes, dest, tag);
     r.sync = mode == RX_MODE_SYNC;
-    if ((rc = rx_p2p_isend(&r)) != RX_OK)
+    if ((rc = rx_p2p_isend(&r)) != RX_OK) {
+        free(staging);
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
     RX_WAIT_UNTIL(r.complete);
+    free(staging);
     return MPI_SUCCESS;
 }
 
@@ -229,7 +270,15 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (source == MPI_PROC_NULL) {
         r = rx_req_done_proc_null(RX_REQ_RECV);
     } else if ((r = rx_req_alloc(RX_REQ_RECV))) {
-        rx_req_setup(r, c, buf, (size_t)count * (size_t)dt->extent, source, tag);
+        void *data;
+        size_t bytes;
+        if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r->staging) != RX_OK) {
+            rx_req_release(r);
+            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        }
+        rx_req_setup(r, c, data, bytes, source, tag);
+        r->user_buf = buf;
+        r->user_dtype = dt;
         if ((rc = rx_p2p_irecv(r)) != RX_OK) {
             rx_req_release(r);
             return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
@@ -272,10 +321,20 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     memset(&r, 0, sizeof r);
     r.kind = RX_REQ_RECV;
     r.index = -1;
-    rx_req_setup(&r, c, buf, (size_t)count * (size_t)dt->extent, source, tag);
-    if ((rc = rx_p2p_irecv(&r)) != RX_OK)
+    void *data;
+    size_t bytes;
+    if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r.staging) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    rx_req_setup(&r, c, data, bytes, source, tag);
+    r.user_buf = buf;
+    r.user_dtype = dt;
+    if ((rc = rx_p2p_irecv(&r)) != RX_OK) {
+        free(r.staging);
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
     RX_WAIT_UNTIL(r.complete);
+    rx_mpi_recv_unpack(&r);
+    free(r.staging);
     return rx_recv_status(c, &r, status, fn);
 }
 RX_ALIAS(Recv)
@@ -298,9 +357,17 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     r.kind = RX_REQ_RECV;
     r.index = -1;
     if (source != MPI_PROC_NULL) {
-        rx_req_setup(&r, c, recvbuf, (size_t)recvcount * (size_t)rdt->extent, source, recvtag);
-        if ((rc = rx_p2p_irecv(&r)) != RX_OK)
+        void *data;
+        size_t bytes;
+        if (rx_data_view(recvbuf, recvcount, rdt, 0, &data, &bytes, &r.staging) != RX_OK)
+            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        rx_req_setup(&r, c, data, bytes, source, recvtag);
+        r.user_buf = recvbuf;
+        r.user_dtype = rdt;
+        if ((rc = rx_p2p_irecv(&r)) != RX_OK) {
+            free(r.staging);
             return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+        }
     }
     rc = rx_send_common(sendbuf, sendcount, sendtype, dest, sendtag, comm, RX_MODE_STD, fn);
     if (source == MPI_PROC_NULL) {
@@ -308,6 +375,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
         return rc;
     }
     RX_WAIT_UNTIL(r.complete);
+    rx_mpi_recv_unpack(&r);
+    free(r.staging);
     int rrc = rx_recv_status(c, &r, status, fn);
     return rc != MPI_SUCCESS ? rc : rrc;
 }

@@ -23,6 +23,7 @@ static rx_req_t *rx_req_of(MPI_Request h, int *bad)
 
 int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status)
 {
+    rx_mpi_recv_unpack(r);
     rx_mpi_status_from_req(status, r);
     int err = r->st_error;
     if (r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV) {

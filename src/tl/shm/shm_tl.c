@@ -19,6 +19,8 @@ static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
     uint64_t pos = t->head & (size - 1);
     uint64_t contig = size - pos;
     uint64_t total = need <= contig ? need : contig + need;
+    if (__builtin_expect(len > tl->max_am_payload, 0))
+        return RX_ERR_INVAL; /* could never fit: callers fragment above this */
 
     if (size - (t->head - t->cached_tail) < total) {
         t->cached_tail = atomic_load_explicit(&t->ctl->tail, memory_order_acquire);
@@ -98,6 +100,23 @@ static void rx_shm_fini(rx_tl_t *tl)
     free(shm);
 }
 
+int rx_tl_shm_ops_for_test(rx_shm_t *shm, rx_tl_t **out)
+{
+    rx_tl_t *tl = &shm->tl;
+    tl->name = "shm";
+    tl->reaches = shm->reach;
+    tl->priv = shm;
+    tl->am_send = rx_shm_am_send;
+    tl->progress = rx_shm_progress;
+    tl->sleep = rx_shm_sleep;
+    tl->mem_reg = rx_shm_mem_reg;
+    tl->fini = rx_shm_fini;
+    tl->max_am_payload = shm->ring_size / 4 - sizeof(rx_shm_rec_t);
+    tl->eager_limit = tl->max_am_payload;
+    *out = tl;
+    return RX_OK;
+}
+
 int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
 {
     rx_shm_t *shm = calloc(1, sizeof *shm);
@@ -112,15 +131,8 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->block_waits = job->block_waits;
     shm->handler = job->am_handler;
     shm->handler_arg = job->am_arg;
-    rx_tl_t *tl = &shm->tl;
-    tl->name = "shm";
-    tl->reaches = shm->reach;
-    tl->priv = shm;
-    tl->am_send = rx_shm_am_send;
-    tl->progress = rx_shm_progress;
-    tl->sleep = rx_shm_sleep;
-    tl->mem_reg = rx_shm_mem_reg;
-    tl->fini = rx_shm_fini;
+    rx_tl_t *tl;
+    rx_tl_shm_ops_for_test(shm, &tl);
     int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach) ? RX_OK : RX_ERR_NOMEM;
     if (rc == RX_OK)
         rc = rx_shm_segment_create(shm, job);

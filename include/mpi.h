@@ -352,6 +352,12 @@ RX_MPI_API(int, Op_commutative, (MPI_Op op, int *commute))
 RX_MPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
                                MPI_Datatype datatype, MPI_Op op))
 
+/* === collectives and communicator creation, continued === */
+
+/* === one-sided communication === */
+
+/* === derived datatypes, process topologies, neighbourhood collectives, persistent requests === */
+
 #undef RX_MPI_API
 
 #ifdef __cplusplus

@@ -25,6 +25,10 @@ int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
 int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 
+/* Map a region of size bytes shared by every member of c; all members must be
+ * on one node (c->local_size == c->size). Release with rx_region_detach. */
+int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr);
+
 /* p2p helpers for algorithms (coll_p2p.c) */
 int rx_coll_tag(rx_comm_t *c);
 int rx_coll_send(const void *buf, size_t bytes, int peer, int tag, rx_comm_t *c);

@@ -9,9 +9,6 @@
 #include <string.h>
 
 rx_htab_t rx_comm_table = {.kind = RX_KIND_COMM};
-void rx_attr_delete_all(rx_comm_t *c);
-int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to);
-int rx_group_register(rx_group_t *g);
 
 static int rx_comm_register(rx_comm_t *c, int index)
 {
@@ -69,7 +66,7 @@ void rx_comm_fini_all(void)
 }
 
 /* Agree on a context id free at every member of parent: AND of free masks. */
-static int rx_comm_agree_ctx(rx_comm_t *parent, int *id)
+int rx_comm_agree_ctx(rx_comm_t *parent, int *id)
 {
     uint32_t mask[RX_CTX_WORDS];
     memcpy(mask, rx_ctx_mask(), sizeof mask);
@@ -81,7 +78,7 @@ static int rx_comm_agree_ctx(rx_comm_t *parent, int *id)
     return *id < 0 ? RX_ERR_NOMEM : RX_OK;
 }
 
-static int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn)
+int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn)
 {
     rx_comm_t *c = rx_comm_new(g, (uint32_t)id * 2);
     if (!c || rx_comm_register(c, 0) != RX_OK) {

@@ -83,7 +83,15 @@ int rx_bsend_start(const void *buf, size_t bytes, int dest, int tag, rx_comm_t *
                    rx_req_t **out, const char *fn);
 int rx_bsend_fini(void);
 
-/* comm.c: the predefined communicators and communicator creation */
+/* comm.c: the predefined communicators and communicator creation.
+ * rx_comm_agree_ctx: collective over parent, a context id free at all members.
+ * rx_comm_make: a new communicator over group g (reference taken) with that
+ * id; inherits parent's error handler; stores the handle in *out. */
+int rx_comm_agree_ctx(rx_comm_t *parent, int *id);
+int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn);
+void rx_attr_delete_all(rx_comm_t *c);
+int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to);
+int rx_group_register(rx_group_t *g);
 int rx_comm_init_predefined(void);
 void rx_comm_fini_all(void);
 int rx_errh_init(void);

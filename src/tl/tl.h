@@ -98,6 +98,16 @@ struct rx_tl {
     void (*fini)(rx_tl_t *tl);
 };
 
+/* Node-shared regions (src/tl/shm/region.c): memory the ranks of one node
+ * map together. The creator makes the region and passes name to the others
+ * (by a message), each attaches, and once all have, the creator unlinks the
+ * name: nothing remains in /dev/shm even if the job crashes later. */
+#define RX_REGION_NAME_MAX 160
+int rx_region_create(const char *jobid, size_t size, char *name, size_t namelen, void **addr);
+int rx_region_attach(const char *name, size_t size, void **addr);
+void rx_region_unlink(const char *name);
+void rx_region_detach(void *addr, size_t size);
+
 /* The transports, in order of preference per peer. */
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out);
 int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out);

@@ -112,8 +112,14 @@ static void rx_pick_wait_mode(void)
             rx_log_warn("RDMX_WAIT=\"%s\" unknown (spin, yield, block, auto); using auto", m);
         rx_rt.wait_mode = rx_rt.local_size > cpus ? RX_WAIT_BLOCK : RX_WAIT_SPIN;
     }
+    /* When oversubscribed, the rank we wait for is likely waiting for our CPU:
+     * every spin delays it, so yield at once and sleep soon. */
     long long sc = rx_config()->SPIN_COUNT;
-    rx_rt.spin_count = sc < 1 ? 1 : sc > (1 << 30) ? (1 << 30) : (int)sc;
+    if (sc <= 0)
+        sc = rx_rt.local_size > cpus ? 1 : 2000;
+    rx_rt.spin_count = sc > (1 << 30) ? (1 << 30) : (int)sc;
+    long long yc = rx_config()->YIELD_COUNT;
+    rx_rt.yield_count = yc < 0 ? 0 : yc > (1 << 30) ? (1 << 30) : (int)yc;
     if (rx_rt.rank == 0)
         rx_log_info("waits: %s (%d local ranks, %d CPUs)",
                     rx_rt.wait_mode == RX_WAIT_SPIN ? "spin" :

@@ -41,7 +41,7 @@ void rx_wait_idle_slow(rx_waiter_t *w)
     }
     /* block mode: a few yields first (the peer may be about to answer), then
      * sleep until a sender rings our doorbell */
-    if (w->idle < rx_rt.spin_count + 16) {
+    if (w->idle < rx_rt.spin_count + rx_rt.yield_count) {
         sched_yield();
         return;
     }

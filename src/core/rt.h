@@ -29,6 +29,7 @@ typedef struct rx_rt {
     rx_tl_t **peer_tl;       /* transport reaching each world rank */
     int wait_mode;
     int spin_count;
+    int yield_count;
     int thread_level;
     pthread_t main_thread;
     int singleton;

@@ -120,26 +120,25 @@ long rx_bench_plan(const struct rx_bench_opts *o, MPI_Comm comm, size_t size,
     int small = size < RX_BENCH_LARGE;
     long iters = small ? c->small_iters : c->large_iters;
     long warm = small ? c->small_warmup : c->large_warmup;
-    long min_iters = o->quick ? 2 : 10;
-    long probe, rest;
+    /* Few when one iteration is long: its average is then precise anyway. */
+    long min_iters = o->quick ? 1 : 2;
+    long rest;
     double per = 0.0; /* seconds per iteration, max over ranks */
 
     if (o->quick) {
         iters = (iters + 9) / 10;
         warm = (warm + 9) / 10;
-        if (iters < min_iters)
-            iters = min_iters;
     }
     if (o->iters > 0)
         iters = o->iters;
     if (o->warmup >= 0)
         warm = o->warmup;
 
-    /* A few warm-up iterations first, to estimate the cost of one. */
-    probe = warm < 10 ? warm : 10;
-    if (probe > 0)
-        per = max_over(comm, fn(ctx, probe, NULL) / (double)probe);
-    rest = warm - probe;
+    /* One warm-up iteration first, to estimate the cost of one, so that a
+     * very slow operation is not warmed up for minutes. */
+    if (warm > 0)
+        per = max_over(comm, fn(ctx, 1, NULL));
+    rest = warm > 0 ? warm - 1 : 0;
     if (per > 0.0 && (double)rest * per > 0.25 * o->time_cap)
         rest = (long)(0.25 * o->time_cap / per);
     if (rest > 0)

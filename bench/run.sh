@@ -39,6 +39,9 @@ usage: bench/run.sh [options] SUITE...
   --list           print the benchmarks of the chosen suites and exit
 environment:
   RDMX_BIN         where rdmx-cc and rdmx-run are (default <repo>/build/bin)
+  RDMX_CC, MPICH_CC, OPENMPI_CC
+                   compiler per implementation (default \$RDMX_BIN/rdmx-cc,
+                   mpicc.mpich, mpicc.openmpi)
   MPICH_ARGS, OPENMPI_ARGS, RDMX_ARGS
                    extra launcher options per implementation
 EOF
@@ -142,9 +145,9 @@ done
 mkdir -p "$OUT/raw"
 compiler() {
     case "$1" in
-    rdmx) echo "$RDMX_BIN/rdmx-cc" ;;
-    mpich) command -v mpicc.mpich ;;
-    openmpi) command -v mpicc.openmpi ;;
+    rdmx) echo "${RDMX_CC:-$RDMX_BIN/rdmx-cc}" ;;
+    mpich) command -v "${MPICH_CC:-mpicc.mpich}" ;;
+    openmpi) command -v "${OPENMPI_CC:-mpicc.openmpi}" ;;
     esac
 }
 launcher_ok() {

@@ -250,6 +250,7 @@ run_one() { # rep np impl suite bench prog args
 
 IFS=',' read -r -a NP_LIST <<<"$NPS"
 echo "run.sh: ${#SEL[@]} benchmarks x ${#ACTIVE[@]} implementations x $REPS reps -> $OUT" >&2
+echo "start $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/loadavg.txt"
 for rep in $(seq 1 "$REPS"); do
     for np in "${NP_LIST[@]}"; do
         for c in "${SEL[@]}"; do
@@ -266,6 +267,8 @@ for rep in $(seq 1 "$REPS"); do
         done
     done
 done
+
+echo "end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/loadavg.txt"
 
 # ---- statistics ----------------------------------------------------------------
 python3 "$HERE/stats.py" --out "$OUT" --impls "$(IFS=,; echo "${ACTIVE[*]:-}")" \

@@ -147,6 +147,14 @@ def main():
     p(f"- Machine: {cpu}, {cores} cores (`lscpu`), Linux {platform.release()}")
     for impl in present:
         p(f"- {impl}: {libs.get(impl, 'unknown')}")
+    try:
+        with open(os.path.join(args.out, "loadavg.txt"), encoding="utf-8") as f:
+            loads = dict(line.split(" ", 1) for line in f.read().splitlines() if " " in line)
+        p(f"- Load average (1, 5, 15 min) at start: {loads.get('start', '?')}; "
+          f"at end: {loads.get('end', '?')} — on {cores} cores anything near 1 or more "
+          "besides the benchmark makes the figures unreliable")
+    except OSError:
+        pass
     p(f"- Command: `{args.command}`")
     p(f"- {nreps} repetition(s) per implementation, run interleaved; a cell is the median over "
       f"repetitions with (min–max); ratio = {ref} / peer of the medians"

@@ -86,55 +86,45 @@ static void lock_flush(struct rma *r, long n)
     MPI_Win_unlock(r->peer, r->win);
 }
 
-/* Latency, OSU-style. lock: see lock_flush. fence and PSCW: the ranks take
- * turns as origin, a ping-pong of epochs, and the caller halves the time. */
-static double loop_latency(void *ctx, long n, double *per_iter)
+/* fence. Latency: the ranks take turns as origin, a ping-pong of epochs
+ * (OSU's method; the caller halves the time). Bandwidth: rank 0 issues a
+ * window per epoch. The epoch before the first is opened by the caller. */
+static void fence_epochs(struct rma *r, long n)
 {
-    struct rma *r = ctx;
-    double t0;
-
-    (void)per_iter;
-    if (r->sync == FENCE)
+    for (long i = 0; i < n; i++) {
+        if (r->rank == 0)
+            issue_slots(r);
+        if (!r->bw) {
+            MPI_Win_fence(0, r->win);
+            if (r->rank == 1)
+                issue_slots(r);
+        }
         MPI_Win_fence(0, r->win);
-    t0 = rx_bench_now();
-    switch (r->sync) {
-    case LOCK: lock_flush(r, n); break;
-    case FENCE:
-        for (long i = 0; i < n; i++) {
-            if (r->rank == 0) {
-                issue(r, 0);
-                MPI_Win_fence(0, r->win);
-                MPI_Win_fence(0, r->win);
-            } else {
-                MPI_Win_fence(0, r->win);
-                issue(r, 0);
-                MPI_Win_fence(0, r->win);
-            }
-        }
-        break;
-    case PSCW:
-        for (long i = 0; i < n; i++) {
-            if (r->rank == 0) {
-                MPI_Win_start(r->peer_group, 0, r->win);
-                issue(r, 0);
-                MPI_Win_complete(r->win);
-                MPI_Win_post(r->peer_group, 0, r->win);
-                MPI_Win_wait(r->win);
-            } else {
-                MPI_Win_post(r->peer_group, 0, r->win);
-                MPI_Win_wait(r->win);
-                MPI_Win_start(r->peer_group, 0, r->win);
-                issue(r, 0);
-                MPI_Win_complete(r->win);
-            }
-        }
-        break;
     }
-    return rx_bench_now() - t0;
 }
 
-/* Bandwidth: rank 0 issues a window of operations to rank 1 per synchronisation. */
-static double loop_bw(void *ctx, long n, double *per_iter)
+/* PSCW, the same two patterns: rank 1 exposes its window, rank 0 accesses
+ * it, and in latency mode the roles are then swapped. */
+static void pscw_epochs(struct rma *r, long n)
+{
+    for (long i = 0; i < n; i++) {
+        if (r->rank == 1) {
+            MPI_Win_post(r->peer_group, 0, r->win);
+            MPI_Win_wait(r->win);
+        }
+        if (r->rank == 0 || !r->bw) {
+            MPI_Win_start(r->peer_group, 0, r->win);
+            issue_slots(r);
+            MPI_Win_complete(r->win);
+        }
+        if (r->rank == 0 && !r->bw) {
+            MPI_Win_post(r->peer_group, 0, r->win);
+            MPI_Win_wait(r->win);
+        }
+    }
+}
+
+static double loop(void *ctx, long n, double *per_iter)
 {
     struct rma *r = ctx;
     double t0;
@@ -145,25 +135,8 @@ static double loop_bw(void *ctx, long n, double *per_iter)
     t0 = rx_bench_now();
     switch (r->sync) {
     case LOCK: lock_flush(r, n); break;
-    case FENCE:
-        for (long i = 0; i < n; i++) {
-            if (r->rank == 0)
-                issue_slots(r);
-            MPI_Win_fence(0, r->win);
-        }
-        break;
-    case PSCW:
-        for (long i = 0; i < n; i++) {
-            if (r->rank == 0) {
-                MPI_Win_start(r->peer_group, 0, r->win);
-                issue_slots(r);
-                MPI_Win_complete(r->win);
-            } else {
-                MPI_Win_post(r->peer_group, 0, r->win);
-                MPI_Win_wait(r->win);
-            }
-        }
-        break;
+    case FENCE: fence_epochs(r, n); break;
+    case PSCW: pscw_epochs(r, n); break;
     }
     return rx_bench_now() - t0;
 }
@@ -366,16 +339,15 @@ int main(int argc, char **argv)
             rx_bench_header(&o, "rma", name, np, "us", "lower", "latency_us");
     }
     for (long s = min; s <= max; s = rx_bench_next_size(s)) {
-        rx_bench_loop_fn fn = r.bw ? loop_bw : loop_latency;
         long iters;
         double t;
 
         r.size = (size_t)s;
         r.cmp = 0;
-        iters = rx_bench_plan(&o, MPI_COMM_WORLD, r.size, r.bw ? &bw_counts : &lat_counts, fn,
+        iters = rx_bench_plan(&o, MPI_COMM_WORLD, r.size, r.bw ? &bw_counts : &lat_counts, loop,
                               &r);
         MPI_Barrier(MPI_COMM_WORLD);
-        t = fn(&r, iters, NULL);
+        t = loop(&r, iters, NULL);
         verify(&r);
         if (r.rank != 0)
             continue;

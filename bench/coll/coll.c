@@ -131,7 +131,8 @@ int main(int argc, char **argv)
     int found = 0;
 
     MPI_Init(&argc, &argv);
-    rx_bench_parse(argc, argv, &o, "coll", "allreduce | reduce | bcast | barrier | allgather | alltoall");
+    rx_bench_parse(argc, argv, &o, "coll",
+                   "allreduce | reduce | bcast | barrier | allgather | alltoall");
     memset(&c, 0, sizeof(c));
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c.np);

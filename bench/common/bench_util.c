@@ -242,8 +242,8 @@ static void library_line(char *out, size_t cap)
     out[j] = '\0';
 }
 
-void rx_bench_header(const struct rx_bench_opts *o, const char *suite, const char *bench, int np,
-                     const char *unit, const char *better, const char *column)
+void rx_bench_header(const struct rx_bench_opts *o, const char *suite, const char *bench,
+                     int np, const char *unit, const char *better, const char *column)
 {
     char lib[256];
 

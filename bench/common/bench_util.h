@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * Shared helpers of the benchmark programs: options, sizes, iteration plans, buffers, patterns, output. */
+ * Shared helpers of the benchmarks: options, iteration plans, buffers, patterns, output. */
 #ifndef RX_BENCH_UTIL_H
 #define RX_BENCH_UTIL_H
 
@@ -67,8 +67,8 @@ long rx_bench_check(const void *buf, size_t n, unsigned seed);
 void rx_bench_fail(const char *what, long size, long offset) __attribute__((noreturn));
 
 /* Header: a metadata line and a column line, both starting with '#'. */
-void rx_bench_header(const struct rx_bench_opts *o, const char *suite, const char *bench, int np,
-                     const char *unit, const char *better, const char *column);
+void rx_bench_header(const struct rx_bench_opts *o, const char *suite, const char *bench,
+                     int np, const char *unit, const char *better, const char *column);
 
 /* Next size in the power-of-two series: 0 → 1 → 2 → 4 … */
 static inline long rx_bench_next_size(long s) { return s == 0 ? 1 : s * 2; }

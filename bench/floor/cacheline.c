@@ -92,7 +92,8 @@ int main(int argc, char **argv)
 {
     cpu_set_t allowed;
     double rtt[TRIALS];
-    int found = 0, quick = argc > 1 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quick") == 0);
+    int found = 0;
+    int quick = argc > 1 && (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quick") == 0);
 
     iters = quick ? 100000 : 1000000;
     if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {

@@ -357,6 +357,55 @@ RX_MPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
 /* === one-sided communication === */
 
 /* === derived datatypes, process topologies, neighbourhood collectives, persistent requests === */
+enum { MPI_COMBINER_NAMED = 1, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS, MPI_COMBINER_VECTOR,
+       MPI_COMBINER_HVECTOR, MPI_COMBINER_INDEXED, MPI_COMBINER_HINDEXED,
+       MPI_COMBINER_INDEXED_BLOCK, MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT,
+       MPI_COMBINER_SUBARRAY, MPI_COMBINER_DARRAY, MPI_COMBINER_RESIZED };
+enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };
+RX_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                               const int array_of_displacements[], MPI_Datatype oldtype,
+                               MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+                                       const MPI_Aint array_of_displacements[],
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_indexed_block, (int count, int blocklength,
+                                            const int array_of_displacements[],
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hindexed_block, (int count, int blocklength,
+                                             const MPI_Aint array_of_displacements[],
+                                             MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+                                     const MPI_Aint array_of_displacements[],
+                                     const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
+                                       const int array_of_subsizes[], const int array_of_starts[],
+                                       int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                      MPI_Datatype *newtype))
+RX_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_commit, (MPI_Datatype *datatype))
+RX_MPI_API(int, Type_free, (MPI_Datatype *datatype))
+RX_MPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
+                                       MPI_Aint *true_extent))
+RX_MPI_API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                    int *num_datatypes, int *combiner))
+RX_MPI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses,
+                                    int max_datatypes, int array_of_integers[],
+                                    MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+RX_MPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+RX_MPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+RX_MPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                       int outsize, int *position, MPI_Comm comm))
+RX_MPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
+                         int outcount, MPI_Datatype datatype, MPI_Comm comm))
+RX_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+RX_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+RX_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 
 #undef RX_MPI_API
 

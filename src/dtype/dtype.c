@@ -9,13 +9,15 @@
 rx_htab_t rx_dtype_table = {.kind = RX_KIND_DATATYPE};
 static rx_dtype_t rx_basic_types[RX_BASIC_COUNT];
 static struct rx_dtype_block rx_basic_blocks[RX_BASIC_COUNT][2];
+static struct rx_dtype_run rx_basic_runs[RX_BASIC_COUNT];
 
 static const struct {
-    size_t size;
+    size_t size, align;
     const char *name;
     int cls;
 } rx_basic_info[RX_BASIC_COUNT] = {
-#define RX_BASIC(id, ctype, mpiname, cls) [id] = {sizeof(ctype), #mpiname, RX_CLASS_##cls},
+#define RX_BASIC(id, ctype, mpiname, cls) \
+    [id] = {sizeof(ctype), _Alignof(ctype), #mpiname, RX_CLASS_##cls},
     RX_BASIC_LIST(RX_BASIC)
 #undef RX_BASIC
 };
@@ -61,6 +63,12 @@ int rx_dtype_init(void)
         d->nblocks = 1;
         d->contig = 1;
         d->name = rx_basic_info[i].name;
+        d->align = rx_basic_info[i].align;
+        d->combiner = RX_COMB_NAMED;
+        d->runs = &rx_basic_runs[i];
+        d->runs->basic = i;
+        d->runs->count = 1;
+        d->nruns = 1;
         if (rx_basic_info[i].cls == RX_CLASS_PAIR) { /* MPI counts the members only */
             size_t v = rx_pair_value_size(i);
             d->size = v + sizeof(int);
@@ -71,37 +79,61 @@ int rx_dtype_init(void)
             d->nblocks = 2;
         }
         d->wire = d->size;
+        rx_dtype_commit(d);
         if (rx_htab_set(&rx_dtype_table, i, d) != RX_OK)
             return RX_ERR_NOMEM;
     }
     return RX_OK;
 }
 
+void rx_dtype_ref(rx_dtype_t *d)
+{
+    if (d && !d->predefined)
+        d->refcount++;
+}
+
+static void rx_dtype_destroy(rx_dtype_t *d)
+{
+    free(d->blocks);
+    free(d->runs);
+    free(d->ints);
+    free(d->aints);
+    free(d->types);
+    free(d);
+}
+
+void rx_dtype_unref(rx_dtype_t *d)
+{
+    if (!d || d->predefined || --d->refcount > 0)
+        return;
+    for (int i = 0; i < d->nt; i++)
+        rx_dtype_unref(rx_dtype_get(d->types[i]));
+    rx_htab_del(&rx_dtype_table, d->index);
+    rx_dtype_destroy(d);
+}
+
+/* Types the application never freed go with the runtime. */
 void rx_dtype_fini(void)
 {
+    for (int i = RX_BASIC_COUNT; i < rx_dtype_table.n; i++)
+        if (rx_dtype_table.slot[i])
+            rx_dtype_destroy(rx_dtype_table.slot[i]);
     rx_htab_free(&rx_dtype_table);
 }
 
-void rx_dtype_pack(const rx_dtype_t *d, const void *src, size_t count, void *dst)
+long long rx_dtype_elements(const rx_dtype_t *d, size_t bytes)
 {
-    const char *s = src;
-    char *o = dst;
-    for (size_t e = 0; e < count; e++, s += d->extent)
-        for (int b = 0; b < d->nblocks; b++) {
-            memcpy(o, s + d->blocks[b].off, d->blocks[b].len);
-            o += d->blocks[b].len;
-        }
-}
-
-void rx_dtype_unpack(const rx_dtype_t *d, const void *src, size_t bytes, void *dst)
-{
-    const char *in = src;
-    char *t = dst;
-    for (; bytes; t += d->extent)
-        for (int b = 0; b < d->nblocks && bytes; b++) {
-            size_t n = d->blocks[b].len < bytes ? d->blocks[b].len : bytes;
-            memcpy(t + d->blocks[b].off, in, n);
-            in += n;
-            bytes -= n;
-        }
+    if (d->wire == 0)
+        return 0;
+    long long n = (long long)(bytes / d->wire) * (long long)d->basic_count;
+    size_t rest = bytes % d->wire;
+    for (int i = 0; rest && i < d->nruns; i++) {
+        size_t sz = rx_basic_types[d->runs[i].basic].size;
+        size_t k = rest / sz;
+        if (k < d->runs[i].count)
+            return rest % sz ? -1 : n + (long long)k;
+        n += (long long)d->runs[i].count;
+        rest -= d->runs[i].count * sz;
+    }
+    return rest ? -1 : n;
 }

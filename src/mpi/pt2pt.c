@@ -29,8 +29,6 @@ static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype 
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     RX_CHECK_BUF(c, buf, count, fn);
-    if (!dt->contig)
-        return rx_mpi_err(c, MPI_ERR_TYPE, fn, "non-contiguous datatypes are not supported yet");
     int rc = rx_mpi_check_rank(c, peer, is_recv, fn);
     if (rc == MPI_SUCCESS)
         rc = rx_mpi_check_tag(c, tag, is_recv, fn);
@@ -61,8 +59,13 @@ static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, int pa
 
 void rx_mpi_recv_unpack(rx_req_t *r)
 {
-    if (r->staging && r->user_buf && (r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV))
+    if (r->staging && r->user_buf && (r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV)) {
         rx_dtype_unpack(r->user_dtype, r->staging, r->st_bytes, r->user_buf);
+        if (r->kind == RX_REQ_RECV && r->index > 0) { /* the reference Irecv took */
+            rx_dtype_unref((rx_dtype_t *)r->user_dtype);
+            r->user_buf = NULL;
+        }
+    }
 }
 
 void rx_mpi_status_empty(MPI_Status *status)
@@ -279,6 +282,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
         rx_req_setup(r, c, data, bytes, source, tag);
         r->user_buf = buf;
         r->user_dtype = dt;
+        if (r->staging) /* the type may be freed before the receive completes */
+            rx_dtype_ref(dt);
         if ((rc = rx_p2p_irecv(r)) != RX_OK) {
             rx_req_release(r);
             return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
@@ -481,59 +486,6 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     return MPI_SUCCESS;
 }
 RX_ALIAS(Get_count)
-
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    RX_CHECK_INIT("MPI_Get_elements");
-    if (!status || status == MPI_STATUS_IGNORE || !count)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_elements", "NULL or ignored status or count");
-    RX_GET_DTYPE(dt, NULL, datatype, "MPI_Get_elements");
-    size_t per = dt->wire / (dt->basic_count ? dt->basic_count : 1);
-    if (per == 0)
-        *count = 0;
-    else if (status->rx_bytes % (long long)per)
-        *count = MPI_UNDEFINED;
-    else
-        *count = (int)(status->rx_bytes / (long long)per);
-    return MPI_SUCCESS;
-}
-RX_ALIAS(Get_elements)
-
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
-{
-    RX_CHECK_INIT("MPI_Type_size");
-    rx_dtype_t *dt = rx_dtype_get(datatype);
-    if (!dt)
-        return rx_mpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_size", "invalid datatype");
-    if (!size)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
-    *size = (int)dt->size;
-    return MPI_SUCCESS;
-}
-RX_ALIAS(Type_size)
-
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    RX_CHECK_INIT("MPI_Type_get_extent");
-    rx_dtype_t *dt = rx_dtype_get(datatype);
-    if (!dt)
-        return rx_mpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_get_extent", "invalid datatype");
-    if (!lb || !extent)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
-    *lb = dt->lb;
-    *extent = dt->extent;
-    return MPI_SUCCESS;
-}
-RX_ALIAS(Type_get_extent)
-
-int PMPI_Get_address(const void *location, MPI_Aint *address)
-{
-    if (!address)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_address", "address is NULL");
-    *address = (MPI_Aint)(uintptr_t)location;
-    return MPI_SUCCESS;
-}
-RX_ALIAS(Get_address)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {

@@ -355,6 +355,97 @@ RX_MPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
 /* === collectives and communicator creation, continued === */
 
 /* === one-sided communication === */
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *errcode, ...);
+#define MPI_LOCK_EXCLUSIVE     234
+#define MPI_LOCK_SHARED        235
+#define MPI_MODE_NOCHECK       1024
+#define MPI_MODE_NOSTORE       2048
+#define MPI_MODE_NOPUT         4096
+#define MPI_MODE_NOPRECEDE     8192
+#define MPI_MODE_NOSUCCEED     16384
+#define MPI_WIN_BASE           0x64400010
+#define MPI_WIN_SIZE           0x64400011
+#define MPI_WIN_DISP_UNIT      0x64400012
+#define MPI_WIN_CREATE_FLAVOR  0x64400013
+#define MPI_WIN_MODEL          0x64400014
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE        1
+#define MPI_WIN_UNIFIED         2
+RX_MPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+RX_MPI_API(int, Free_mem, (void *base))
+RX_MPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             MPI_Win *win))
+RX_MPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win))
+RX_MPI_API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                      void *baseptr, MPI_Win *win))
+RX_MPI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                   void *baseptr))
+RX_MPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+RX_MPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+RX_MPI_API(int, Win_detach, (MPI_Win win, const void *base))
+RX_MPI_API(int, Win_free, (MPI_Win *win))
+RX_MPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+RX_MPI_API(int, Win_get_attr, (MPI_Win win, int keyval, void *attribute_val, int *flag))
+RX_MPI_API(int, Win_set_name, (MPI_Win win, const char *name))
+RX_MPI_API(int, Win_get_name, (MPI_Win win, char *name, int *resultlen))
+RX_MPI_API(int, Win_create_errhandler, (MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+RX_MPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+RX_MPI_API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win))
+RX_MPI_API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win))
+RX_MPI_API(int, Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                             int target_rank, MPI_Aint target_disp, int target_count,
+                             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RX_MPI_API(int, Get_accumulate, (const void *origin_addr, int origin_count,
+                                 MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                                 MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                                 int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                 MPI_Win win))
+RX_MPI_API(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                               int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+RX_MPI_API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
+                                   void *result_addr, MPI_Datatype datatype, int target_rank,
+                                   MPI_Aint target_disp, MPI_Win win))
+RX_MPI_API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+RX_MPI_API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+RX_MPI_API(int, Raccumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                              int target_rank, MPI_Aint target_disp, int target_count,
+                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                              MPI_Request *request))
+RX_MPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+                                  MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                                  MPI_Datatype result_datatype, int target_rank,
+                                  MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                  MPI_Request *request))
+RX_MPI_API(int, Win_fence, (int assert, MPI_Win win))
+RX_MPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+RX_MPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+RX_MPI_API(int, Win_complete, (MPI_Win win))
+RX_MPI_API(int, Win_wait, (MPI_Win win))
+RX_MPI_API(int, Win_test, (MPI_Win win, int *flag))
+RX_MPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+RX_MPI_API(int, Win_unlock, (int rank, MPI_Win win))
+RX_MPI_API(int, Win_lock_all, (int assert, MPI_Win win))
+RX_MPI_API(int, Win_unlock_all, (MPI_Win win))
+RX_MPI_API(int, Win_flush, (int rank, MPI_Win win))
+RX_MPI_API(int, Win_flush_all, (MPI_Win win))
+RX_MPI_API(int, Win_flush_local, (int rank, MPI_Win win))
+RX_MPI_API(int, Win_flush_local_all, (MPI_Win win))
+RX_MPI_API(int, Win_sync, (MPI_Win win))
 
 /* === derived datatypes, process topologies, neighbourhood collectives, persistent requests === */
 enum { MPI_COMBINER_NAMED = 1, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS, MPI_COMBINER_VECTOR,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Receiver side: the active-message handler, matching and delivery. */
 #include "p2p.h"
+#include "am_rma.h"
 #include "core/rt.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -138,6 +139,10 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
         rx_recv_data((rx_req_t *)(uintptr_t)hdr->cookie, hdr, payload, len);
         return;
     default:
+        if (hdr->type >= RX_AM_RMA_FIRST && rx_p2p_rma_hook) {
+            rx_p2p_rma_hook(arg, world_src, hdr, payload, len);
+            return;
+        }
         rx_log_error("p2p: unknown message type %u from rank %d", hdr->type, world_src);
     }
 }

@@ -52,6 +52,9 @@ enum rx_tl_caps {
     RX_TL_CAP_SHARED_ALLOC = 1u << 3, /* node-shared allocations */
 };
 
+/* Remote atomic operations (the atomic slot below). */
+enum rx_tl_amo { RX_TL_AMO_ADD = 1, RX_TL_AMO_SWAP, RX_TL_AMO_CSWAP };
+
 typedef struct rx_tl rx_tl_t;
 
 /* Upcall for each delivered message; world_src is the sender's job rank. */
@@ -95,6 +98,17 @@ struct rx_tl {
                uint64_t offset);
     int (*put)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                const rx_rkey_t *rkey, uint64_t offset);
+    /* One-sided atomics at (rkey, offset), present when caps has
+     * RX_TL_CAP_ATOMIC: op is RX_TL_AMO_*, width 4 or 8 bytes of an unsigned
+     * integer; *fetched (may be NULL for ADD) receives the old value. NULL
+     * slot: the layer above emulates atomics with active messages. */
+    int (*atomic)(rx_tl_t *tl, int world_peer, int op, int width, const void *operand,
+                  const void *compare, void *fetched, const rx_rkey_t *rkey, uint64_t offset);
+    /* Remote completion: returns once every get / put / atomic this process
+     * issued to world_peer (-1: to every peer) is complete at the target and
+     * its local buffers may be reused. NULL slot: those operations complete
+     * before they return (shm, self). */
+    int (*flush)(rx_tl_t *tl, int world_peer);
     void (*fini)(rx_tl_t *tl);
 };
 
@@ -107,6 +121,15 @@ int rx_region_create(const char *jobid, size_t size, char *name, size_t namelen,
 int rx_region_attach(const char *name, size_t size, void **addr);
 void rx_region_unlink(const char *name);
 void rx_region_detach(void *addr, size_t size);
+
+/* Node-shareable private memory (src/tl/shm/region_fd.c): an anonymous memory
+ * file that no name ever refers to. The owner allocates it alone (MPI_Alloc_mem
+ * is not collective); another rank of the node maps it later by the owner's
+ * pid and descriptor, as long as the owner keeps the descriptor open. Mapping
+ * needs the same permission as cross-memory attach; RX_ERR_IO when refused. */
+int rx_region_fd_alloc(size_t size, int *fd, void **addr);
+int rx_region_fd_map(int owner_pid, int fd, size_t size, void **addr);
+void rx_region_fd_free(int fd, void *addr, size_t size);
 
 /* The transports, in order of preference per peer. */
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out);

@@ -11,3 +11,4 @@ RX_CONFIG(SHM_EAGER_LIMIT, INT, "16384", "largest payload (bytes) sent eagerly t
 RX_CONFIG(SHM_CMA, STR, "auto", "single-copy by cross-memory attach for rendezvous: auto (probe at start-up), on (require), off (pipelined copy through the ring)")
 RX_CONFIG(SHM_FRAG_SIZE, INT, "32768", "fragment size (bytes) of the pipelined copy used when single-copy is off or refused")
 RX_CONFIG(SHM_SEGMENT_DIR, STR, "/dev/shm", "informational: where POSIX shared-memory segments live (shm_open); segments are unlinked once mapped")
+RX_CONFIG(RMA_EMULATE, BOOL, "0", "one-sided operations to every target by active messages that the target's progress applies, as for ranks the transport cannot reach directly (testing the emulation path)")

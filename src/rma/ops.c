@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT
+ * Put, get, accumulate, get-accumulate and compare-and-swap on one target.
+ *
+ * Data forms. Origin data travels as a stream: the user buffer itself when
+ * its layout already is the stream, else a packed copy. For put / get the
+ * stream is the packed ("wire") form; for accumulates it is an array of basic
+ * elements (a predefined type's buffer as it is, pair types included, or the
+ * packed form of a derived type). The target side is cut into contiguous
+ * segments (one for raw layouts, else one per data block of each element);
+ * each segment is moved by the target's path: memory access (DIRECT), the
+ * transport's get / put (TL), or active messages (AM). */
+#include "rma.h"
+#include "core/rt.h"
+#include "coll/op.h"
+#include "util/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rx_seg_it {
+    const rx_dtype_t *dt;
+    size_t count, e;
+    int b, whole;
+} rx_seg_it_t;
+
+static void rx_seg_init(rx_seg_it_t *it, const rx_dtype_t *dt, size_t count, int whole)
+{
+    it->dt = dt;
+    it->count = count;
+    it->e = 0;
+    it->b = 0;
+    it->whole = whole;
+}
+
+/* Next contiguous piece of (count, dt) at offset *off; 0 when done. */
+static int rx_seg_next(rx_seg_it_t *it, int64_t *off, size_t *len)
+{
+    const rx_dtype_t *d = it->dt;
+    if (it->whole) {
+        if (it->e++ || !it->count)
+            return 0;
+        *off = 0;
+        *len = it->count * (size_t)d->extent;
+        return 1;
+    }
+    while (it->e < it->count) {
+        if (it->b < d->nblocks) {
+            *off = (int64_t)it->e * d->extent + d->blocks[it->b].off;
+            *len = d->blocks[it->b].len;
+            it->b++;
+            if (*len)
+                return 1;
+            continue;
+        }
+        it->b = 0;
+        it->e++;
+    }
+    return 0;
+}
+
+static int rx_is_acc(int k) { return k == RX_RMA_OP_ACC || k == RX_RMA_OP_GACC || k == RX_RMA_OP_CAS; }
+
+/* Layout is the stream as it is: one segment. */
+static int rx_whole(const rx_dtype_t *d, int acc)
+{
+    return acc ? d->predefined : rx_dtype_wire_is_raw(d);
+}
+
+int rx_rma_range(rx_win_t *w, const rx_rma_op_t *op, uint64_t *off, uint64_t *span)
+{
+    rx_win_tgt_t *t = &w->tgt[op->target];
+    const rx_dtype_t *d = op->tdt;
+    *off = op->disp * (uint64_t)t->disp_unit;
+    if (!op->tcount || !d->size) {
+        *span = 0;
+        return RX_OK;
+    }
+    int64_t lo = d->true_lb, hi = (int64_t)(op->tcount - 1) * d->extent + d->true_lb +
+                                  d->true_extent;
+    if ((int64_t)*off + lo < 0)
+        return RX_ERR_INVAL;
+    uint64_t first = *off + (uint64_t)lo, last = *off + (uint64_t)hi;
+    *span = last - first;
+    if (w->flavor != RX_WIN_FLAVOR_DYNAMIC)
+        return last <= t->size ? RX_OK : RX_ERR_INVAL;
+    rx_win_ctl_t *c = t->ctl;
+    if (!c || t->kind == RX_RMA_AM)
+        return RX_OK; /* the target checks on arrival */
+    for (;;) {
+        uint32_t s = atomic_load_explicit(&c->dyn_seq, memory_order_acquire);
+        if (s & 1)
+            continue;
+        int found = 0;
+        for (uint32_t i = 0; i < c->ndyn && i < RX_WIN_DYN_MAX; i++)
+            if (first >= c->dyn[i].addr && last <= c->dyn[i].addr + c->dyn[i].len)
+                found = 1;
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&c->dyn_seq, memory_order_relaxed) == s)
+            return found ? RX_OK : RX_ERR_INVAL;
+    }
+}
+
+/* Apply one accumulate segment to memory of this process. */
+static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const void *in,
+                       void *tp, size_t nelem, void *fetched)
+{
+    int native = !t->lockacc && rx_rma_native_type(basic);
+    if (!native)
+        rx_rma_spin_lock(&t->ctl->acc_lock);
+    if (op->kind == RX_RMA_OP_CAS)
+        rx_rma_cas_local(basic, op->cbuf, in, tp, fetched, native);
+    else
+        rx_rma_acc_local(op->op, basic, in, tp, nelem, fetched, native);
+    if (!native)
+        rx_rma_spin_unlock(&t->ctl->acc_lock);
+}
+
+/* Accumulate on memory reached by the transport: under the target's lock,
+ * read, combine, write back. */
+static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int basic,
+                     const void *in, uint64_t toff, size_t len, size_t nelem, void *fetched)
+{
+    rx_tl_t *tl = rx_rt.peer_tl[t->world];
+    char stackbuf[256];
+    char *tmp = len <= sizeof stackbuf ? stackbuf : malloc(len);
+    if (!tmp)
+        return RX_ERR_NOMEM;
+    (void)w;
+    rx_rma_spin_lock(&t->ctl->acc_lock);
+    int rc = tl->get(tl, t->world, tmp, len, &t->rkey, toff);
+    if (rc == RX_OK) {
+        if (fetched)
+            memcpy(fetched, tmp, len);
+        int changed = 1;
+        if (op->kind == RX_RMA_OP_CAS) {
+            changed = !memcmp(tmp, op->cbuf, len);
+            if (changed)
+                memcpy(tmp, in, len);
+        } else if (op->op->predefined == RX_OP_NO_OP) {
+            changed = 0;
+        } else {
+            rx_op_apply(op->op->predefined, basic, in, tmp, nelem);
+        }
+        if (changed)
+            rc = tl->put(tl, t->world, tmp, len, &t->rkey, toff);
+    }
+    rx_rma_spin_unlock(&t->ctl->acc_lock);
+    if (tmp != stackbuf)
+        free(tmp);
+    return rc;
+}
+
+int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
+{
+    rx_win_tgt_t *t = &w->tgt[op->target];
+    int acc = rx_is_acc(op->kind);
+    int has_origin = op->kind != RX_RMA_OP_GET;
+    int has_result = op->kind == RX_RMA_OP_GET || op->kind == RX_RMA_OP_GACC ||
+                     op->kind == RX_RMA_OP_CAS;
+    int basic = op->tdt->basic;
+    size_t basic_ext = basic ? (size_t)rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, basic))->extent : 1;
+    uint64_t toff = op->disp * (uint64_t)t->disp_unit;
+    int rc = RX_OK;
+
+    /* the origin stream */
+    const char *in = NULL;
+    void *in_stage = NULL;
+    if (has_origin && op->ocount) {
+        if (rx_whole(op->odt, acc)) {
+            in = op->obuf;
+        } else {
+            in_stage = malloc(op->ocount * op->odt->wire);
+            if (!in_stage)
+                return RX_ERR_NOMEM;
+            rx_dtype_pack(op->odt, op->obuf, op->ocount, in_stage);
+            in = in_stage;
+        }
+    }
+    /* where results land: the user buffer when its layout is the stream */
+    char *out = NULL;
+    void *out_stage = NULL;
+    int out_unpack = 0;
+    if (has_result && op->rcount) {
+        if (rx_whole(op->rdt, acc)) {
+            out = op->rbuf;
+        } else {
+            size_t sz = op->rcount * (acc ? (size_t)op->rdt->size : op->rdt->wire);
+            out_stage = malloc(sz ? sz : 1);
+            if (!out_stage) {
+                free(in_stage);
+                return RX_ERR_NOMEM;
+            }
+            out = out_stage;
+            out_unpack = 1;
+        }
+    }
+    rx_rma_amrec_t *rec = NULL;
+    if (t->kind == RX_RMA_AM) {
+        /* the record owns out_stage and completes req once every reply came */
+        rec = rx_rma_am_rec(req, out_unpack ? out_stage : NULL, op->rdt, op->rbuf);
+        if (!rec) {
+            free(in_stage);
+            free(out_stage);
+            return RX_ERR_NOMEM;
+        }
+    }
+
+    rx_seg_it_t it;
+    rx_seg_init(&it, op->tdt, op->tcount, rx_whole(op->tdt, acc));
+    int64_t soff;
+    size_t len, pos = 0;
+    rx_tl_t *tl = rx_rt.peer_tl[t->world];
+    while (rc == RX_OK && rx_seg_next(&it, &soff, &len)) {
+        uint64_t o = toff + (uint64_t)soff;
+        if (acc && it.whole)
+            len = op->tcount * basic_ext;
+        size_t nelem = acc ? len / basic_ext : 0;
+        if (rec) {
+            rc = rx_rma_am_seg(w, op, rec, o, in ? in + pos : NULL, len, nelem,
+                               out ? out + pos : NULL);
+        } else if (t->kind == RX_RMA_DIRECT) {
+            char *tp = t->base + o;
+            switch (op->kind) {
+            case RX_RMA_OP_PUT: memcpy(tp, in + pos, len); break;
+            case RX_RMA_OP_GET: memcpy(out + pos, tp, len); break;
+            default:
+                rx_acc_mem(t, op, basic, in ? in + pos : NULL, tp, nelem, out ? out + pos : NULL);
+            }
+        } else {
+            switch (op->kind) {
+            case RX_RMA_OP_PUT: rc = tl->put(tl, t->world, in + pos, len, &t->rkey, o); break;
+            case RX_RMA_OP_GET: rc = tl->get(tl, t->world, out + pos, len, &t->rkey, o); break;
+            default:
+                rc = rx_acc_tl(w, t, op, basic, in ? in + pos : NULL, o, len, nelem,
+                               out ? out + pos : NULL);
+            }
+        }
+        pos += len;
+    }
+    if (rec) {
+        rx_rma_am_rec_done(rec, pos);
+        free(in_stage);
+        return rc;
+    }
+    if (rc == RX_OK && out_unpack)
+        rx_dtype_unpack(op->rdt, out_stage, pos, op->rbuf);
+    free(in_stage);
+    free(out_stage);
+    if (req)
+        rx_req_complete(req);
+    return rc;
+}

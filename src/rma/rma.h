@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT
+ * One-sided communication: windows, epochs, and put / get / accumulate.
+ *
+ * How an origin reaches a target (rx_win_tgt_t.kind), chosen per target at
+ * window creation, the same way by every origin:
+ *   DIRECT  the target's window memory is mapped in this process (its own
+ *           memory, or memory from Win_allocate / Win_allocate_shared /
+ *           Alloc_mem of a rank on this node, which lives in anonymous memory
+ *           files every local rank maps): loads, stores and atomic
+ *           instructions, no help from the target's CPU.
+ *   TL      the transport moves bytes to and from registered memory
+ *           (cross-memory attach within a node for user memory given to
+ *           Win_create or Win_attach): still no help from the target's CPU.
+ *   AM      active messages the target's progress engine applies: ranks on
+ *           another node, transports without a native get / put, or every
+ *           target when RDMX_RMA_EMULATE=1.
+ *
+ * Atomicity of accumulate operations is a property of the target memory, so
+ * every origin (and the target's own AM handler) applies the same rule:
+ *   - memory mapped by all local ranks: element-wise atomic instructions
+ *     (compare-and-swap loops for 1, 2, 4 and 8-byte elements); larger
+ *     elements (long double, complex, pairs) take the target's accumulate
+ *     lock;
+ *   - memory only reachable by cross-memory attach: every accumulate, fetch-
+ *     and-op and compare-and-swap takes the target's accumulate lock (a spin
+ *     lock in the node-shared window metadata), then reads, combines and
+ *     writes back by the transport.
+ * The passive-target lock (MPI_Win_lock) is a reader-writer word in the same
+ * metadata, taken with atomic instructions by local origins and by the
+ * target's AM handler on behalf of remote ones.
+ *
+ * Completion: DIRECT and TL operations are complete when the call returns;
+ * AM operations count as pending on their target until acknowledged, and
+ * flush / unlock / fence / complete wait for them. */
+#ifndef RX_RMA_H
+#define RX_RMA_H
+
+#include "coll/opobj.h"
+#include "core/comm.h"
+#include "core/request.h"
+#include "dtype/dtype.h"
+#include "tl/tl.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rx_rma_kind { RX_RMA_DIRECT = 1, RX_RMA_TL, RX_RMA_AM };
+
+enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
+    RX_WIN_FLAVOR_CREATE = 1,
+    RX_WIN_FLAVOR_ALLOCATE = 2,
+    RX_WIN_FLAVOR_DYNAMIC = 3,
+    RX_WIN_FLAVOR_SHARED = 4,
+};
+
+#define RX_WIN_DYN_MAX 64                /* attached regions per rank (dynamic windows) */
+#define RX_WIN_LOCK_EXCL (1ull << 62)
+
+/* One per window member, in the node-shared metadata of its node. */
+typedef struct rx_win_ctl {
+    _Atomic uint64_t lock;               /* passive target: EXCL bit | shared holders */
+    char pad0[56];
+    _Atomic uint32_t acc_lock;           /* serializes non-native accumulates */
+    char pad1[60];
+    _Atomic uint32_t dyn_seq;            /* odd while the list below changes */
+    uint32_t ndyn;
+    struct { uint64_t addr, len; } dyn[RX_WIN_DYN_MAX];
+} rx_win_ctl_t;
+
+typedef struct rx_win_tgt {
+    int kind;
+    int lockacc;            /* accumulates take ctl->acc_lock (see above) */
+    char *base;             /* DIRECT: the target's window in this address space */
+    uint64_t size;          /* window bytes (0 for dynamic windows) */
+    int disp_unit;
+    int world;              /* world rank */
+    rx_rkey_t rkey;         /* TL: the target's window memory */
+    rx_win_ctl_t *ctl;      /* this target's metadata when on this node, else NULL */
+    uint8_t access;         /* 0 none, 1 locked shared, 2 locked exclusive, 3 PSCW start */
+    uint8_t nocheck;        /* locked with MPI_MODE_NOCHECK: no lock word held */
+    uint32_t am_pending;    /* AM operations not yet acknowledged */
+    int am_err;             /* first error an acknowledgement reported */
+} rx_win_tgt_t;
+
+typedef struct rx_win {
+    int handle;             /* handle index */
+    uint32_t id;            /* job-wide id for AM messages: its communicator's ctx */
+    rx_comm_t *comm;        /* private duplicate of the creating communicator */
+    int comm_handle;        /* MPI_Comm of comm, freed with the window */
+    int flavor;
+    int rank, size;
+    void *base;             /* this rank's window memory */
+    size_t bytes;
+    int disp_unit;
+    rx_win_tgt_t *tgt;      /* by rank in comm */
+    rx_win_ctl_t *myctl;
+    void *meta;             /* node-shared metadata mapping */
+    size_t meta_len;
+    void *shared_region;    /* Win_allocate_shared: the node's one region */
+    size_t shared_len;
+    int own_fd;             /* Win_allocate: this rank's memory file */
+    void *own_mem;
+    size_t own_len;
+    void **maps;            /* mappings of peers' memory, by rank (NULL if none) */
+    size_t *map_lens;
+    /* epochs */
+    int fence_open;         /* a fence opened an access epoch for every target */
+    int lock_all;           /* MPI_Win_lock_all epoch */
+    int lock_count;         /* targets locked with MPI_Win_lock */
+    int start_open;         /* PSCW access epoch */
+    int *start_ranks, nstart;
+    int *post_ranks, npost; /* PSCW exposure epoch */
+    int post_open;
+    uint32_t am_pending_total;
+    int errhandler;         /* MPI_Errhandler */
+    int model;
+    intptr_t attr_size;     /* MPI_WIN_SIZE points here */
+    char name[128];
+    struct rx_win *next_live;
+} rx_win_t;
+
+/* Memory from MPI_Alloc_mem (mem.c): node-shareable, found again by Win_create. */
+int rx_rma_mem_alloc(size_t size, void **addr);
+int rx_rma_mem_free(void *addr);   /* RX_ERR_NOTFOUND if addr is not such memory */
+/* If [addr, addr+len) lies in Alloc_mem memory: its file and offset. */
+int rx_rma_mem_lookup(const void *addr, size_t len, int *fd, uint64_t *off);
+
+/* win.c: creation (collective over comm, a private duplicate the window owns). */
+int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t bytes,
+                 int disp_unit, void **base_out);
+void rx_win_teardown(rx_win_t *w);
+int rx_win_attach(rx_win_t *w, void *addr, size_t len);
+int rx_win_detach(rx_win_t *w, const void *addr);
+/* Win_shared_query: where rank r's segment of a shared window is mapped here. */
+int rx_win_shared_query(rx_win_t *w, int r, size_t *size, int *disp_unit, void **base);
+
+/* ops.c: one operation on target rank t; the MPI layer checked arguments and
+ * the epoch. req, when not NULL, completes with the operation. Returns RX_OK
+ * or an RX status; RX_ERR_INVAL means outside the target window. */
+typedef struct rx_rma_op {
+    int kind;               /* RX_RMA_OP_* */
+    const void *obuf;       /* origin data (put / accumulate / compare value source) */
+    size_t ocount;
+    const rx_dtype_t *odt;
+    void *rbuf;             /* result: get destination, fetched values */
+    size_t rcount;
+    const rx_dtype_t *rdt;
+    const void *cbuf;       /* compare-and-swap: compare value */
+    int target;
+    uint64_t disp;          /* target displacement, in disp units */
+    size_t tcount;
+    const rx_dtype_t *tdt;
+    const rx_opobj_t *op;   /* accumulates */
+} rx_rma_op_t;
+
+enum { RX_RMA_OP_PUT = 1, RX_RMA_OP_GET, RX_RMA_OP_ACC, RX_RMA_OP_GACC, RX_RMA_OP_CAS };
+
+int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req);
+/* The byte range [*off, *off + *span) the op touches at the target; RX_ERR_INVAL
+ * if outside the target's window (nothing was touched). */
+int rx_rma_range(rx_win_t *w, const rx_rma_op_t *op, uint64_t *off, uint64_t *span);
+
+/* Fast path of an 8-byte-or-smaller contiguous put / get to a DIRECT target. */
+static inline int rx_rma_direct_ok(const rx_win_tgt_t *t) { return t->kind == RX_RMA_DIRECT; }
+
+/* sync.c */
+int rx_win_fence(rx_win_t *w, int assert_flags);
+int rx_win_lock(rx_win_t *w, int exclusive, int target, int nocheck);
+int rx_win_unlock(rx_win_t *w, int target);
+int rx_win_lock_all(rx_win_t *w, int nocheck);
+int rx_win_unlock_all(rx_win_t *w);
+int rx_win_flush(rx_win_t *w, int target);   /* target < 0: every target */
+int rx_win_post(rx_win_t *w, const int *ranks, int n);
+int rx_win_start(rx_win_t *w, const int *ranks, int n);
+int rx_win_complete(rx_win_t *w);
+int rx_win_wait(rx_win_t *w, int test_only, int *done);
+
+/* atomic.c: element-wise accumulate into memory of this process. */
+void rx_rma_acc_local(const rx_opobj_t *op, int basic, const void *in, void *target,
+                      size_t count, void *fetched, int atomic_ok);
+int rx_rma_cas_local(int basic, const void *cmp, const void *in, void *target, void *fetched,
+                     int atomic_ok);
+/* 1 if accumulates of this basic type may use atomic instructions. */
+int rx_rma_native_type(int basic);
+void rx_rma_spin_lock(_Atomic uint32_t *l);
+void rx_rma_spin_unlock(_Atomic uint32_t *l);
+/* Reader-writer lock word of a target (passive target). */
+int rx_rma_lock_try(_Atomic uint64_t *l, int exclusive);
+void rx_rma_lock_release(_Atomic uint64_t *l, int exclusive);
+
+/* am.c: emulation by active messages */
+int rx_rma_am_init(void);
+/* An operation in flight by messages: completes req (and unpacks stage into
+ * (rbuf, rdt) if stage is not NULL) once every message was answered. */
+typedef struct rx_rma_amrec rx_rma_amrec_t;
+rx_rma_amrec_t *rx_rma_am_rec(rx_req_t *req, void *stage, const rx_dtype_t *rdt, void *rbuf);
+/* One contiguous target segment at byte offset off: data in, results to out. */
+int rx_rma_am_seg(rx_win_t *w, const rx_rma_op_t *op, rx_rma_amrec_t *rec, uint64_t off,
+                  const void *in, size_t len, size_t nelem, void *out);
+/* No more segments; bytes = the result stream's length. */
+void rx_rma_am_rec_done(rx_rma_amrec_t *rec, size_t bytes);
+int rx_rma_am_lock(rx_win_t *w, int target, int exclusive);
+int rx_rma_am_unlock(rx_win_t *w, int target, int exclusive);
+int rx_rma_am_flush(rx_win_t *w, int target);
+/* Windows known to the AM handler, by id. */
+void rx_rma_win_register(rx_win_t *w);
+void rx_rma_win_unregister(rx_win_t *w);
+rx_win_t *rx_rma_win_find(uint32_t id);
+/* Resolve a target-side byte range of this rank's window; NULL if outside. */
+void *rx_rma_local_addr(rx_win_t *w, uint64_t off, uint64_t len);
+
+/* 1 when RDMX_RMA_EMULATE forces every target onto active messages. */
+int rx_rma_emulate(void);
+
+#endif

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT
+ * Window creation and release. Collective over the window's private
+ * communicator: every member describes its memory, the node's first member
+ * creates the node-shared metadata (lock words), and each rank maps what it
+ * can of its node's window memory. Whether memory counts as mapped is agreed
+ * by every member, since it decides how accumulates are made atomic. */
+#include "rma.h"
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "core/rt.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct rx_win_desc {
+    uint64_t addr;       /* window start in the owner's address space */
+    uint64_t bytes;
+    uint64_t map_len;    /* bytes to map from the start of the memory file */
+    uint64_t map_off;    /* where the window starts in that file */
+    int32_t disp_unit;
+    int32_t pid;
+    int32_t fd;          /* memory file, or -1 (user memory: cross-memory attach) */
+    int32_t pad;
+    char meta[RX_REGION_NAME_MAX]; /* node leader: name of the metadata region */
+} rx_win_desc_t;
+
+/* Index of comm rank r among the members on its node (comm rank order). */
+static int rx_win_node_index(rx_comm_t *c, int r, int *leader)
+{
+    int node = rx_rt.node_of[c->world[r]], idx = 0;
+    *leader = -1;
+    for (int i = 0; i < c->size; i++) {
+        if (rx_rt.node_of[c->world[i]] != node)
+            continue;
+        if (*leader < 0)
+            *leader = i;
+        if (i == r)
+            return idx;
+        idx++;
+    }
+    return idx;
+}
+
+static int rx_win_all_ok(rx_comm_t *c, int *flags, int n)
+{
+    return rx_coll_allreduce(flags, flags, (size_t)n,
+                             rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
+                             rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
+}
+
+int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t bytes,
+                 int disp_unit, void **base_out)
+{
+    int rc = RX_OK, leader, me = comm->rank, n = comm->size;
+    int nlocal = 0;
+    rx_win_node_index(comm, me, &leader);
+    for (int i = 0; i < n; i++)
+        nlocal += rx_rt.node_of[comm->world[i]] == rx_rt.node_of[rx_rt.rank];
+    w->comm = comm;
+    w->id = comm->ctx;
+    w->flavor = flavor;
+    w->rank = me;
+    w->size = n;
+    w->bytes = bytes;
+    w->disp_unit = disp_unit;
+    w->own_fd = -1;
+    w->model = 2; /* MPI_WIN_UNIFIED */
+    rx_win_desc_t *d = calloc((size_t)n, sizeof *d);
+    w->tgt = calloc((size_t)n, sizeof *w->tgt);
+    w->maps = calloc((size_t)n, sizeof *w->maps);
+    w->map_lens = calloc((size_t)n, sizeof *w->map_lens);
+    if (!d || !w->tgt || !w->maps || !w->map_lens) {
+        free(d);
+        return RX_ERR_NOMEM;
+    }
+    rx_win_desc_t *my = &d[me];
+    my->fd = -1;
+    my->disp_unit = disp_unit;
+    my->bytes = bytes;
+    my->pid = getpid();
+
+    /* this rank's memory */
+    if (flavor == RX_WIN_FLAVOR_ALLOCATE) {
+        rc = rx_region_fd_alloc(bytes, &w->own_fd, &w->own_mem);
+        if (rc == RX_OK) {
+            w->own_len = bytes;
+            base = w->own_mem;
+            my->fd = w->own_fd;
+            my->map_len = bytes;
+        }
+    } else if (flavor == RX_WIN_FLAVOR_CREATE && bytes) {
+        int fd;
+        uint64_t off;
+        if (rx_rma_mem_lookup(base, bytes, &fd, &off) == RX_OK) {
+            my->fd = fd;
+            my->map_off = off;
+            my->map_len = off + bytes;
+        }
+    }
+    /* the node's metadata region */
+    size_t meta_len = (size_t)nlocal * sizeof(rx_win_ctl_t);
+    if (rc == RX_OK && me == leader) {
+        rc = rx_region_create(rx_rt.jobid, meta_len, my->meta, sizeof my->meta, &w->meta);
+        if (rc == RX_OK)
+            memset(w->meta, 0, meta_len);
+    }
+    w->meta_len = meta_len;
+    int ok[2] = {rc == RX_OK, 1};
+    int arc = rx_win_all_ok(comm, ok, 1);
+    if (arc != RX_OK || !ok[0]) {
+        rc = arc != RX_OK ? arc : rc != RX_OK ? rc : RX_ERR_PEER;
+        goto fail;
+    }
+    my->addr = (uint64_t)(uintptr_t)base;
+    w->base = base;
+    if ((rc = rx_coll_allgather(my, sizeof *my, d, comm)) != RX_OK)
+        goto fail;
+
+    /* Win_allocate_shared: one region for the node, segments in rank order */
+    if (flavor == RX_WIN_FLAVOR_SHARED) {
+        size_t total = 0;
+        for (int i = 0; i < n; i++)
+            total += (d[i].bytes + 63) & ~(size_t)63;
+        if ((rc = rx_coll_shared_region(comm, total, &w->shared_region)) != RX_OK)
+            goto fail;
+        w->shared_len = total;
+        size_t off = 0;
+        for (int i = 0; i < n; i++) {
+            w->tgt[i].base = (char *)w->shared_region + off;
+            off += (d[i].bytes + 63) & ~(size_t)63;
+        }
+        w->base = w->tgt[me].base;
+    }
+
+    /* map the node's metadata and the memory files of local peers */
+    ok[0] = 1;
+    ok[1] = !rx_rma_emulate() && rx_rt.shm_tl; /* mapped fast path wanted at all */
+    if (me != leader)
+        ok[0] = rx_region_attach(d[leader].meta, meta_len, &w->meta) == RX_OK;
+    for (int i = 0; i < n && ok[1] && flavor != RX_WIN_FLAVOR_SHARED; i++) {
+        if (i == me || d[i].fd < 0 || rx_rt.node_of[comm->world[i]] != rx_rt.node_of[rx_rt.rank])
+            continue;
+        if (rx_region_fd_map(d[i].pid, d[i].fd, d[i].map_len, &w->maps[i]) != RX_OK) {
+            ok[1] = 0;
+            break;
+        }
+        w->map_lens[i] = d[i].map_len;
+    }
+    if ((rc = rx_win_all_ok(comm, ok, 2)) != RX_OK)
+        goto fail;
+    if (me == leader)
+        rx_region_unlink(d[leader].meta);
+    if (!ok[0]) {
+        rx_log_error("rma: a rank could not map the window metadata");
+        rc = RX_ERR_IO;
+        goto fail;
+    }
+    int mapped = ok[1];
+    /* every peer has opened our file: a Win_allocate file needs no descriptor now */
+    if (w->own_fd >= 0) {
+        close(w->own_fd);
+        w->own_fd = -1;
+    }
+
+    rx_tl_t *shm = rx_rt.shm_tl;
+    int cma = shm && (shm->caps & (RX_TL_CAP_GET | RX_TL_CAP_PUT)) ==
+                         (RX_TL_CAP_GET | RX_TL_CAP_PUT);
+    for (int i = 0; i < n; i++) {
+        rx_win_tgt_t *t = &w->tgt[i];
+        int lr, idx = rx_win_node_index(comm, i, &lr);
+        int local = rx_rt.node_of[comm->world[i]] == rx_rt.node_of[rx_rt.rank];
+        t->world = comm->world[i];
+        t->size = d[i].bytes;
+        t->disp_unit = d[i].disp_unit;
+        t->ctl = local ? (rx_win_ctl_t *)w->meta + idx : NULL;
+        t->lockacc = !(flavor == RX_WIN_FLAVOR_SHARED || (d[i].fd >= 0 && mapped));
+        t->rkey.addr = d[i].addr;
+        t->rkey.key = (uint64_t)d[i].pid;
+        if (rx_rma_emulate()) {
+            t->kind = RX_RMA_AM;
+        } else if (flavor == RX_WIN_FLAVOR_SHARED) {
+            t->kind = RX_RMA_DIRECT;
+        } else if (i == me) {
+            t->kind = RX_RMA_DIRECT;
+            t->base = flavor == RX_WIN_FLAVOR_DYNAMIC ? NULL : base;
+        } else if (local && w->maps[i]) {
+            t->kind = RX_RMA_DIRECT;
+            t->base = (char *)w->maps[i] + d[i].map_off;
+        } else if (local && cma) {
+            t->kind = RX_RMA_TL;
+            if (flavor == RX_WIN_FLAVOR_DYNAMIC)
+                t->rkey.addr = 0; /* displacements are addresses */
+        } else {
+            t->kind = RX_RMA_AM;
+        }
+    }
+    w->myctl = w->tgt[me].ctl;
+    if (base_out)
+        *base_out = w->base;
+    free(d);
+    rx_rma_win_register(w);
+    rx_log_info("rma: window %u flavor %d: %zu bytes, %s", w->id, flavor, bytes,
+                rx_rma_emulate() ? "every target by active messages"
+                : w->tgt[me].lockacc ? "user memory: peers use cross-memory attach"
+                                     : "node-shared memory, mapped by the node's ranks");
+    /* no member may send active messages before every member registered */
+    return rx_coll_barrier(comm);
+fail:
+    free(d);
+    rx_win_teardown(w);
+    return rc;
+}
+
+void rx_win_teardown(rx_win_t *w)
+{
+    rx_rma_win_unregister(w);
+    for (int i = 0; w->maps && i < w->size; i++)
+        if (w->maps[i])
+            rx_region_detach(w->maps[i], w->map_lens[i]);
+    if (w->meta)
+        rx_region_detach(w->meta, w->meta_len);
+    if (w->shared_region)
+        rx_region_detach(w->shared_region, w->shared_len);
+    if (w->own_mem || w->own_fd >= 0)
+        rx_region_fd_free(w->own_fd, w->own_mem, w->own_len);
+    free(w->maps);
+    free(w->map_lens);
+    free(w->tgt);
+    free(w->start_ranks);
+    free(w->post_ranks);
+    w->maps = NULL;
+    w->map_lens = NULL;
+    w->tgt = NULL;
+    w->meta = w->shared_region = w->own_mem = NULL;
+    w->own_fd = -1;
+    w->start_ranks = w->post_ranks = NULL;
+}
+
+int rx_win_shared_query(rx_win_t *w, int r, size_t *size, int *disp_unit, void **base)
+{
+    if (r < 0) { /* MPI_PROC_NULL: the first segment of non-zero size */
+        for (r = 0; r < w->size && !w->tgt[r].size; r++)
+            ;
+        if (r == w->size) {
+            *size = 0;
+            *disp_unit = w->disp_unit;
+            *base = NULL;
+            return RX_OK;
+        }
+    }
+    rx_win_tgt_t *t = &w->tgt[r];
+    if (t->kind != RX_RMA_DIRECT && w->flavor != RX_WIN_FLAVOR_SHARED)
+        return RX_ERR_UNSUPPORTED;
+    *size = t->size;
+    *disp_unit = t->disp_unit;
+    *base = t->base;
+    return RX_OK;
+}
+
+/* Dynamic windows: the attach list lives in this rank's metadata under a
+ * sequence lock, so local origins check ranges without asking us. */
+int rx_win_attach(rx_win_t *w, void *addr, size_t len)
+{
+    rx_win_ctl_t *c = w->myctl;
+    if (c->ndyn == RX_WIN_DYN_MAX)
+        return RX_ERR_NOMEM;
+    atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
+    c->dyn[c->ndyn].addr = (uint64_t)(uintptr_t)addr;
+    c->dyn[c->ndyn].len = len;
+    c->ndyn++;
+    atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
+    return RX_OK;
+}
+
+int rx_win_detach(rx_win_t *w, const void *addr)
+{
+    rx_win_ctl_t *c = w->myctl;
+    for (uint32_t i = 0; i < c->ndyn; i++) {
+        if (c->dyn[i].addr != (uint64_t)(uintptr_t)addr)
+            continue;
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
+        c->dyn[i] = c->dyn[c->ndyn - 1];
+        c->ndyn--;
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
+        return RX_OK;
+    }
+    return RX_ERR_NOTFOUND;
+}
+
+void *rx_rma_local_addr(rx_win_t *w, uint64_t off, uint64_t len)
+{
+    if (w->flavor != RX_WIN_FLAVOR_DYNAMIC)
+        return off <= w->bytes && len <= w->bytes - off ? (char *)w->base + off : NULL;
+    rx_win_ctl_t *c = w->myctl;
+    for (uint32_t i = 0; i < c->ndyn; i++)
+        if (off >= c->dyn[i].addr && off + len <= c->dyn[i].addr + c->dyn[i].len)
+            return (void *)(uintptr_t)off;
+    return NULL;
+}

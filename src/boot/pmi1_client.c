@@ -6,6 +6,7 @@
 #include "boot.h"
 #include "kvs.h"
 #include "pmi1_wire.h"
+#include "pmix_client.h"
 #include "util/log.h"
 #include "util/status.h"
 
@@ -21,7 +22,8 @@
 
 static struct {
     int active;           /* between a successful init and finalize */
-    int fd;               /* PMI socket, -1 as a singleton */
+    int fd;               /* PMI socket, -1 as a singleton or under PMIx */
+    int pmix;             /* the PMIx client serves the calls */
     rx_boot_info_t info;
     char kvsname[256];
     size_t key_max, val_max; /* including the NUL */
@@ -254,6 +256,20 @@ int rx_boot_init(rx_boot_info_t *info)
         return RX_OK;
     }
     long fd;
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot_pmix_wanted() && !getenv("PMI_FD")) {
+        int rc = rx_boot_pmix_init(info, rx_boot.kvsname, sizeof rx_boot.kvsname);
+        if (rc != RX_OK)
+            return rc;
+        rx_boot_make_jobid(rx_boot.kvsname, info->jobid, sizeof info->jobid);
+        rx_boot.key_max = RX_KVS_KEY_MAX;
+        rx_boot.val_max = RX_KVS_VAL_MAX;
+        rx_boot.pmix = 1;
+        rx_boot.info = *info;
+        rx_boot.active = 1;
+        return RX_OK;
+    }
+#endif
     int rc = rx_boot_env_int("PMI_FD", 0, 1L << 20, &fd);
     if (rc == RX_ERR_NOTFOUND) {
         if (getenv("PMI_PORT")) {
@@ -294,6 +310,10 @@ int rx_boot_put(const char *key, const char *value)
     int rc = rx_boot_check_kv(key, value);
     if (rc != RX_OK)
         return rc;
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot.pmix)
+        return rx_boot_pmix_put(key, value);
+#endif
     if (rx_boot.fd < 0)
         return rx_kvs_put(rx_boot.local, key, value);
     char req[RX_PMI1_LINE_MAX], reply[RX_PMI1_LINE_MAX];
@@ -311,6 +331,10 @@ int rx_boot_fence(void)
 {
     if (!rx_boot.active)
         return RX_ERR_INVAL;
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot.pmix)
+        return rx_boot_pmix_fence();
+#endif
     if (rx_boot.fd < 0)
         return rx_kvs_commit(rx_boot.local);
     char reply[RX_PMI1_LINE_MAX];
@@ -324,6 +348,10 @@ int rx_boot_get(const char *key, char *value, size_t len)
         return rc;
     char reply[RX_PMI1_LINE_MAX];
     const char *v = reply;
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot.pmix)
+        return rx_boot_pmix_get(key, value, len);
+#endif
     if (rx_boot.fd < 0) {
         v = rx_kvs_get(rx_boot.local, key);
         if (!v)
@@ -407,6 +435,10 @@ int rx_boot_abort(int code, const char *msg)
 {
     if (msg && *msg)
         rx_log_error("aborting the job (exit code %d): %s", code, msg);
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot.active && rx_boot.pmix)
+        rx_boot_pmix_abort(code, msg);
+#endif
     if (rx_boot.active && rx_boot.fd >= 0) {
         char req[64];
         snprintf(req, sizeof req, "cmd=abort exitcode=%d\n", code);
@@ -423,6 +455,12 @@ int rx_boot_finalize(void)
     if (!rx_boot.active)
         return RX_ERR_INVAL;
     int rc = RX_OK;
+#ifdef RDMX_HAVE_PMIX
+    if (rx_boot.pmix) {
+        rc = rx_boot_pmix_finalize();
+        rx_boot.pmix = 0;
+    } else
+#endif
     if (rx_boot.fd >= 0) {
         char reply[RX_PMI1_LINE_MAX];
         rc = rx_boot_call("cmd=finalize\n", "finalize_ack", reply, sizeof reply);

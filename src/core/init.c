@@ -127,6 +127,43 @@ static void rx_pick_wait_mode(void)
                     rx_rt.local_size, cpus);
 }
 
+/* The network transport: every rank creates it (its set-up fence is global)
+ * when the job spans nodes, or when RDMX_OFI asks for it. With RDMX_OFI=all
+ * it comes before shared memory, so every peer but self goes through it. */
+static int rx_init_network(const rx_tl_job_t *job)
+{
+    const char *mode = rx_config()->OFI;
+    if (strcmp(mode, "auto") && strcmp(mode, "on") && strcmp(mode, "all") && strcmp(mode, "off")) {
+        rx_log_error("RDMX_OFI=\"%s\" unknown (auto, on, all, off)", mode);
+        return RX_ERR_INVAL;
+    }
+    if (!strcmp(mode, "off") || (!strcmp(mode, "auto") && rx_rt.nnodes == 1))
+        return RX_OK;
+#ifdef RDMX_HAVE_OFI
+    rx_tl_t *ofi = NULL;
+    int rc = rx_tl_ofi_create(job, &ofi);
+    if (rc != RX_OK)
+        return rc;
+    /* RDMX_OFI=all: right after self (tls[0]), ahead of shm, so the
+     * per-peer choice picks it for every other rank */
+    int at = !strcmp(mode, "all") ? 1 : rx_rt.ntl;
+    for (int t = rx_rt.ntl; t > at; t--)
+        rx_rt.tls[t] = rx_rt.tls[t - 1];
+    rx_rt.tls[at] = ofi;
+    rx_rt.ntl++;
+    rx_rt.ofi_tl = ofi;
+    return RX_OK;
+#else
+    (void)job;
+    if (rx_rt.nnodes > 1 || strcmp(mode, "auto")) {
+        rx_log_error("the job spans %d nodes (or RDMX_OFI=%s) but this build has no libfabric "
+                     "support", rx_rt.nnodes, mode);
+        return RX_ERR_UNSUPPORTED;
+    }
+    return RX_OK;
+#endif
+}
+
 int rx_init(rx_am_handler_t handler, void *arg)
 {
     rx_boot_info_t bi;
@@ -153,6 +190,7 @@ int rx_init(rx_am_handler_t handler, void *arg)
         .rank = rx_rt.rank, .size = rx_rt.size,
         .local_rank = rx_rt.local_rank, .local_size = rx_rt.local_size,
         .local_ranks = rx_rt.local_ranks, .jobid = rx_rt.jobid,
+        .node_of = rx_rt.node_of, .nnodes = rx_rt.nnodes,
         .block_waits = rx_rt.wait_mode == RX_WAIT_BLOCK,
         .am_handler = handler, .am_arg = arg,
     };
@@ -169,7 +207,9 @@ int rx_init(rx_am_handler_t handler, void *arg)
     } else {
         shm->fini(shm);
     }
-    /* per-peer choice: self, then shared memory, then (later) the network */
+    if ((rc = rx_init_network(&job)) != RX_OK)
+        return rc;
+    /* per-peer choice: self, then shared memory, then the network */
     rx_rt.peer_tl = calloc((size_t)rx_rt.size, sizeof *rx_rt.peer_tl);
     if (!rx_rt.peer_tl)
         return RX_ERR_NOMEM;
@@ -178,8 +218,8 @@ int rx_init(rx_am_handler_t handler, void *arg)
             if (rx_rt.tls[t]->reaches[r])
                 rx_rt.peer_tl[r] = rx_rt.tls[t];
         if (!rx_rt.peer_tl[r]) {
-            rx_log_error("rank %d runs on another node and this build has no network "
-                         "transport to reach it", r);
+            rx_log_error("rank %d runs on another node and no network transport reaches it "
+                         "(RDMX_OFI=off)", r);
             return RX_ERR_UNSUPPORTED;
         }
     }
@@ -195,6 +235,7 @@ int rx_finalize(void)
         rx_rt.tls[i]->fini(rx_rt.tls[i]);
     rx_rt.ntl = 0;
     rx_rt.shm_tl = NULL;
+    rx_rt.ofi_tl = NULL;
     free(rx_rt.peer_tl);
     free(rx_rt.node_of);
     free(rx_rt.local_ranks);

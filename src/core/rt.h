@@ -26,6 +26,7 @@ typedef struct rx_rt {
     rx_tl_t *tls[RX_TL_MAX]; /* every active transport, polled by progress */
     int ntl;
     rx_tl_t *shm_tl;         /* NULL when alone on the node */
+    rx_tl_t *ofi_tl;         /* network transport, NULL when not created */
     rx_tl_t **peer_tl;       /* transport reaching each world rank */
     int wait_mode;
     int spin_count;

@@ -31,11 +31,33 @@ static void rx_recv_eager(rx_req_t *r, int world_src, const rx_am_hdr_t *hdr, in
     rx_req_complete(r);
 }
 
+/* An asynchronous rendezvous read (tl->get_nb) finished: tell the sender. */
+static void rx_recv_rndv_read_done(void *arg, int status)
+{
+    rx_req_t *r = arg;
+    if (status != RX_OK)
+        r->st_error = 17; /* MPI_ERR_INTERN: the transport logged why */
+    rx_p2p_send_ctrl(r->world_peer, RX_AM_FIN, r->remote_cookie, NULL, 0);
+    r->state = RX_RS_NONE;
+    rx_req_complete(r);
+}
+
 static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, size_t len,
                          const rx_rkey_t *rkey, uint64_t cookie)
 {
     rx_tl_t *tl = rx_rt.peer_tl[world_src];
     rx_recv_finish(r, src, tag, len);
+    if ((tl->caps & RX_TL_CAP_GET) && tl->get_nb && r->st_bytes) {
+        /* the read completes later, in progress; the request waits for it */
+        r->world_peer = world_src;
+        r->remote_cookie = cookie;
+        r->state = RX_RS_RECV_STREAM;
+        if (tl->get_nb(tl, world_src, r->buf, r->st_bytes, rkey, 0, rx_recv_rndv_read_done, r) ==
+            RX_OK)
+            return;
+        rx_recv_rndv_read_done(r, RX_ERR_IO);
+        return;
+    }
     if (tl->caps & RX_TL_CAP_GET) {
         int rc = r->st_bytes ? tl->get(tl, world_src, r->buf, r->st_bytes, rkey, 0) : RX_OK;
         if (rc != RX_OK)
@@ -122,6 +144,12 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
     case RX_AM_SACK:
     case RX_AM_FIN: {
         rx_req_t *s = (rx_req_t *)(uintptr_t)hdr->cookie;
+        if (hdr->type == RX_AM_FIN) {
+            /* the receiver has read the buffer: its registration may go */
+            rx_tl_t *tl = rx_rt.peer_tl[world_src];
+            if (tl->mem_release)
+                tl->mem_release(tl, s->buf, s->bytes);
+        }
         s->state = RX_RS_NONE;
         rx_req_complete(s);
         return;

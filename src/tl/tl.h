@@ -57,6 +57,10 @@ enum rx_tl_amo { RX_TL_AMO_ADD = 1, RX_TL_AMO_SWAP, RX_TL_AMO_CSWAP };
 
 typedef struct rx_tl rx_tl_t;
 
+/* Completion of an asynchronous operation (get_nb): status RX_OK or an error;
+ * runs inside the transport's progress(). */
+typedef void (*rx_tl_done_t)(void *arg, int status);
+
 /* Upcall for each delivered message; world_src is the sender's job rank. */
 typedef void (*rx_am_handler_t)(void *arg, int world_src, const rx_am_hdr_t *hdr,
                                 const void *payload, size_t len);
@@ -66,6 +70,8 @@ typedef struct rx_tl_job {
     int rank, size;            /* job rank and size */
     int local_rank, local_size;
     const int *local_ranks;    /* job ranks on this node, by local rank */
+    const int *node_of;        /* node index of each job rank */
+    int nnodes;
     const char *jobid;         /* unique per job, names shared segments */
     int block_waits;           /* 1: waiters may sleep; senders must ring doorbells */
     rx_am_handler_t am_handler;
@@ -109,6 +115,15 @@ struct rx_tl {
      * its local buffers may be reused. NULL slot: those operations complete
      * before they return (shm, self). */
     int (*flush)(rx_tl_t *tl, int world_peer);
+    /* Optional (NULL: use get). Start reading like get and return at once;
+     * done(arg, status) runs from progress() once the bytes are in local.
+     * RX_OK means done will run; any other return means it will not. */
+    int (*get_nb)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+                  uint64_t offset, rx_tl_done_t done, void *arg);
+    /* Optional: the layer above no longer exposes memory it passed to
+     * mem_reg (a rendezvous send completed); lets a registration cache
+     * release or evict it. */
+    void (*mem_release)(rx_tl_t *tl, void *addr, size_t len);
     void (*fini)(rx_tl_t *tl);
 };
 
@@ -134,5 +149,7 @@ void rx_region_fd_free(int fd, void *addr, size_t size);
 /* The transports, in order of preference per peer. */
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out);
 int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out);
+/* libfabric (src/tl/ofi/), built when libfabric is found (RDMX_HAVE_OFI). */
+int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out);
 
 #endif

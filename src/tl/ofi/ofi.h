@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT
+ * The libfabric transport: reliable-datagram endpoints (FI_EP_RDM), one per
+ * process, reaching every rank on another node.
+ *
+ *   ofi_tl.c    provider choice, fabric/domain/endpoint set-up, address
+ *               exchange through the bootstrap, the ops table, counters
+ *   ofi_am.c    active messages: pre-posted receive buffers, staged sends,
+ *               completion-queue progress
+ *   ofi_rma.c   rendezvous reads (fi_read into the user buffer) and writes
+ *   mr_cache.c  the registration cache and its invalidation on unmap
+ *
+ * Wire format of an active message: rx_ofi_wire_t (sender rank) followed by
+ * the 24-byte rx_am_hdr_t and the payload, in one fi_send into one of the
+ * receiver's posted buffers. FI_ORDER_SAS keeps the matching of messages to
+ * buffers in order, but not their completions: a provider may finish a large
+ * message (its own rendezvous, e.g. ofi_rxm above 16 KiB) after a small one
+ * sent later. The per-pair sequence number restores the order: a message
+ * that completes early waits, with its buffer, until those before it are
+ * delivered. */
+#ifndef RX_TL_OFI_H
+#define RX_TL_OFI_H
+
+#include "tl/tl.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_rma.h>
+#include <stdint.h>
+
+typedef struct rx_ofi_wire {
+    uint32_t src;   /* sender's job rank */
+    uint32_t seq;   /* per (sender, receiver) message number */
+} rx_ofi_wire_t;
+
+#define RX_OFI_MSG_HDR (sizeof(rx_ofi_wire_t) + sizeof(rx_am_hdr_t))
+
+/* Every posted operation carries one of these as its context; the
+ * fi_context must come first (FI_CONTEXT mode). */
+enum { RX_OFI_OP_RECV = 1, RX_OFI_OP_SEND, RX_OFI_OP_READ, RX_OFI_OP_WRITE };
+
+struct rx_ofi_mr;
+
+typedef struct rx_ofi_op {
+    struct fi_context fctx;
+    int kind;
+    struct rx_ofi_op *next;  /* free list / retry queue */
+    /* RECV, SEND: the buffer; RECV held early: its length */
+    unsigned char *buf;
+    size_t rlen;
+    /* READ, WRITE */
+    int peer;
+    void *local;
+    size_t len;
+    uint64_t raddr, rkey;
+    struct rx_ofi_mr *lmr;   /* local registration (FI_MR_LOCAL), or NULL */
+    rx_tl_done_t done;
+    void *arg;
+} rx_ofi_op_t;
+
+/* A cached registration covering [base, base + len). */
+typedef struct rx_ofi_mr {
+    struct rx_ofi_mr *prev, *next; /* LRU list, most recent first */
+    uintptr_t base;
+    size_t len;
+    struct fid_mr *mr;
+    void *desc;
+    uint64_t key;
+    uint64_t gen;                  /* unmap generation when registered */
+    int refs;                      /* transfers using it now */
+    int dead;                      /* invalidated: freed once refs drop to 0 */
+} rx_ofi_mr_t;
+
+typedef struct rx_ofi_stats {
+    uint64_t copied;        /* bytes rdmx copied to stage sends (headers excluded) */
+    uint64_t rndv_read;     /* bytes moved by fi_read straight into user buffers */
+    uint64_t rndv_reads;    /* rendezvous reads completed */
+    uint64_t eager_sent;    /* active messages sent */
+    uint64_t mr_hits, mr_misses, mr_invalidated, mr_evicted;
+} rx_ofi_stats_t;
+
+typedef struct rx_ofi {
+    rx_tl_t tl;
+    int rank, size;
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    fi_addr_t *addr;          /* by job rank */
+    unsigned char *reach;
+    int mr_local;             /* FI_MR_LOCAL: local buffers need descriptors */
+    int virt_addr;            /* FI_MR_VIRT_ADDR: remote addresses are virtual */
+    int prov_key;             /* FI_MR_PROV_KEY: the provider picks keys */
+    uint64_t next_key;        /* our keys otherwise */
+    size_t inject_size;
+    size_t max_msg;
+    /* active messages */
+    size_t buf_size;          /* RX_OFI_MSG_HDR + max payload */
+    int nrecv, nsend;
+    unsigned char *recv_mem, *send_mem;
+    struct fid_mr *recv_mr, *send_mr;
+    void *recv_desc, *send_desc;
+    rx_ofi_op_t *recv_ops, *send_ops;
+    uint32_t *tx_seq;         /* next sequence number to each rank */
+    uint32_t *rx_seq;         /* next expected from each rank */
+    rx_ofi_op_t **held;       /* per source: early messages, in sequence order */
+    rx_ofi_op_t *send_free;
+    int sends_out;            /* sends posted and not completed */
+    /* rendezvous */
+    rx_ofi_op_t *op_free;
+    rx_ofi_op_t *retry_head, *retry_tail; /* reads/writes the provider refused for now */
+    int rma_out;
+    /* registration cache */
+    rx_ofi_mr_t *mr_head, *mr_tail;
+    int mr_count, mr_cap;
+    int in_progress;          /* inside progress(): handlers' sends must not recurse */
+    rx_am_handler_t handler;
+    void *handler_arg;
+    rx_ofi_stats_t st;
+} rx_ofi_t;
+
+/* ofi_tl.c: log a libfabric error once, with its text */
+int rx_ofi_err(const char *what, int ret);
+
+/* ofi_am.c */
+int rx_ofi_am_init(rx_ofi_t *o);
+void rx_ofi_am_fini(rx_ofi_t *o);
+int rx_ofi_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const void *payload,
+                   size_t len);
+int rx_ofi_progress(rx_tl_t *tl);
+
+/* ofi_rma.c */
+int rx_ofi_get_nb(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+                  uint64_t offset, rx_tl_done_t done, void *arg);
+int rx_ofi_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+               uint64_t offset);
+int rx_ofi_put(rx_tl_t *tl, int world_peer, const void *local, size_t len, const rx_rkey_t *rkey,
+               uint64_t offset);
+/* A read or write completed (or failed) in the completion queue. */
+void rx_ofi_rma_complete(rx_ofi_t *o, rx_ofi_op_t *op, int status);
+/* Post what the provider refused earlier; returns how many went out. */
+int rx_ofi_rma_retry(rx_ofi_t *o);
+void rx_ofi_rma_fini(rx_ofi_t *o);
+
+/* mr_cache.c */
+/* A registration covering [addr, addr + len), from the cache or new; holds a
+ * reference until rx_ofi_mr_put. */
+int rx_ofi_mr_get(rx_ofi_t *o, const void *addr, size_t len, rx_ofi_mr_t **out);
+void rx_ofi_mr_put(rx_ofi_t *o, rx_ofi_mr_t *m);
+/* Find the registration covering [addr, addr + len) that a mem_reg handed out
+ * and drop that reference. */
+void rx_ofi_mr_release_range(rx_ofi_t *o, const void *addr, size_t len);
+void rx_ofi_mr_fini(rx_ofi_t *o);
+/* Register a fixed buffer of the transport itself (not cached). */
+int rx_ofi_mr_raw(rx_ofi_t *o, void *addr, size_t len, uint64_t access, struct fid_mr **mr,
+                  void **desc);
+/* Keep freed heap memory mapped (pinning providers): see mr_cache.c. */
+void rx_ofi_mr_hold_heap(void);
+
+#endif

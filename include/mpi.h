@@ -497,6 +497,81 @@ RX_MPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *out
 RX_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 RX_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 RX_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+/* process topologies */
+RX_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]))
+RX_MPI_API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                              int reorder, MPI_Comm *comm_cart))
+RX_MPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+RX_MPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+RX_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+RX_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+RX_MPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source,
+                             int *rank_dest))
+RX_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+RX_MPI_API(int, Topo_test, (MPI_Comm comm, int *status))
+RX_MPI_API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
+                                             const int *sourceweights, int outdegree,
+                                             const int destinations[], const int *destweights,
+                                             MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+RX_MPI_API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
+                                    const int degrees[], const int destinations[],
+                                    const int *weights, MPI_Info info, int reorder,
+                                    MPI_Comm *comm_dist_graph))
+RX_MPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
+                                             int *weighted))
+RX_MPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
+                                       int *sourceweights, int maxoutdegree, int destinations[],
+                                       int *destweights))
+/* neighbourhood collectives */
+RX_MPI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm))
+RX_MPI_API(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, const int recvcounts[], const int displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm))
+RX_MPI_API(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
+                                      const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+                                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                      void *recvbuf, const int recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                      MPI_Comm comm, MPI_Request *request))
+/* persistent requests */
+RX_MPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                            MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Start, (MPI_Request *request))
+RX_MPI_API(int, Startall, (int count, MPI_Request array_of_requests[]))
 
 #undef RX_MPI_API
 

@@ -2,6 +2,7 @@
  * Communicators: the predefined ones, creation (dup, split) with context-id
  * agreement, comparison, names. Attributes live in attr.c. */
 #include "mpi_impl.h"
+#include "coll/neighbor.h"
 #include "dtype/basic.h"
 
 #include <stdlib.h>
@@ -103,6 +104,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if ((rc = rx_comm_make(c, c->group, id, newcomm, "MPI_Comm_dup")) != MPI_SUCCESS)
         return rc;
     rx_comm_t *n = rx_comm_get(*newcomm);
+    if (c->topo && !(n->topo = rx_topo_copy(c->topo))) /* a duplicate keeps the topology */
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
+    n->topo_kind = c->topo ? c->topo_kind : 0;
     if (rx_attr_copy_all(c, n) != RX_OK)
         return rx_mpi_err(c, MPI_ERR_OTHER, "MPI_Comm_dup", "an attribute copy callback failed");
     return MPI_SUCCESS;

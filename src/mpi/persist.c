@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT
+ * Persistent requests: Send_init / Ssend_init / Rsend_init / Bsend_init /
+ * Recv_init keep their arguments in the request (p_* fields) and a staging
+ * buffer for datatypes whose memory is not their packed form, allocated once;
+ * Start / Startall re-arm the request and hand it to the p2p layer. Wait and
+ * Test (wait.c) leave a completed persistent request allocated and inactive;
+ * MPI_Request_free releases it. */
+#include "mpi_impl.h"
+
+#include <stdlib.h>
+
+enum { RX_PMODE_STD, RX_PMODE_SYNC, RX_PMODE_READY, RX_PMODE_BUFFERED };
+
+static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+                           MPI_Comm comm, MPI_Request *request, int kind, int mode,
+                           const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_CHECK_COUNT(c, count, fn);
+    RX_GET_DTYPE(dt, c, datatype, fn);
+    RX_CHECK_BUF(c, buf, count, fn);
+    int recv = kind == RX_REQ_PRECV;
+    int rc = rx_mpi_check_rank(c, peer, recv, fn);
+    if (rc == MPI_SUCCESS)
+        rc = rx_mpi_check_tag(c, tag, recv, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
+    rx_req_t *r = rx_req_alloc(kind);
+    if (!r)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
+    r->comm = c;
+    r->peer = peer;
+    r->tag = tag;
+    r->ctx = c->ctx;
+    r->p_buf = buf;
+    r->p_count = count;
+    r->p_dtype = datatype;
+    r->p_mode = mode;
+    r->bytes = (size_t)count * dt->wire;
+    r->user_dtype = dt;
+    if (rx_dtype_wire_is_raw(dt)) {
+        r->buf = (void *)buf;
+    } else {
+        /* packed once per start into a buffer that lives with the request */
+        if (!(r->staging = malloc(r->bytes ? r->bytes : 1))) {
+            rx_req_release(r);
+            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        }
+        r->buf = r->staging;
+        if (recv)
+            r->user_buf = (void *)buf; /* unpacked by wait.c at completion */
+    }
+    rx_dtype_ref(dt); /* the application may free the type before Start */
+    *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
+                           RX_PMODE_STD, "MPI_Send_init");
+}
+RX_ALIAS(Send_init)
+
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
+                           RX_PMODE_SYNC, "MPI_Ssend_init");
+}
+RX_ALIAS(Ssend_init)
+
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
+                           RX_PMODE_READY, "MPI_Rsend_init");
+}
+RX_ALIAS(Rsend_init)
+
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
+                           RX_PMODE_BUFFERED, "MPI_Bsend_init");
+}
+RX_ALIAS(Bsend_init)
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return rx_persist_init(buf, count, datatype, source, tag, comm, request, RX_REQ_PRECV,
+                           RX_PMODE_STD, "MPI_Recv_init");
+}
+RX_ALIAS(Recv_init)
+
+/* Re-arm: clear what the previous round left (protocol state, status). */
+static void rx_persist_rearm(rx_req_t *r)
+{
+    r->complete = 0;
+    r->state = RX_RS_NONE;
+    r->cancelled = 0;
+    r->st_source = r->st_tag = r->st_error = 0;
+    r->st_bytes = 0;
+    r->offset = 0;
+    r->rndv_total = 0;
+    r->remote_cookie = 0;
+    r->world_peer = -1;
+    r->next = r->prev = NULL;
+    r->persistent_active = 1;
+}
+
+static int rx_start_one(MPI_Request h, const char *fn)
+{
+    rx_req_t *r = RX_HANDLE_KIND(h) == RX_KIND_REQUEST ? rx_req_lookup(RX_HANDLE_INDEX(h)) : NULL;
+    if (!r || (r->kind != RX_REQ_PSEND && r->kind != RX_REQ_PRECV))
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "not a persistent request");
+    if (r->persistent_active)
+        return rx_mpi_err(r->comm, MPI_ERR_REQUEST, fn, "request is already active");
+    rx_persist_rearm(r);
+    rx_comm_t *c = r->comm;
+    if (r->peer == MPI_PROC_NULL) {
+        r->st_source = MPI_PROC_NULL;
+        r->st_tag = MPI_ANY_TAG;
+        r->complete = 1;
+        return MPI_SUCCESS;
+    }
+    int rc;
+    if (r->kind == RX_REQ_PRECV) {
+        rc = rx_p2p_irecv(r);
+    } else {
+        if (r->staging)
+            rx_dtype_pack(r->user_dtype, r->p_buf, (size_t)r->p_count, r->staging);
+        if (r->p_mode == RX_PMODE_BUFFERED) {
+            rx_req_t *b;
+            int mrc = rx_bsend_start(r->buf, r->bytes, r->peer, r->tag, c, &b, fn);
+            if (mrc != MPI_SUCCESS) {
+                r->complete = 1;
+                r->st_error = mrc;
+                return mrc;
+            }
+            rx_req_release(b); /* the data is in the attached buffer: done */
+            r->complete = 1;
+            return MPI_SUCCESS;
+        }
+        r->sync = r->p_mode == RX_PMODE_SYNC;
+        rc = rx_p2p_isend(r);
+    }
+    if (rc != RX_OK) {
+        r->complete = 1;
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Start(MPI_Request *request)
+{
+    RX_CHECK_INIT("MPI_Start");
+    if (!request)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Start", "request is NULL");
+    return rx_start_one(*request, "MPI_Start");
+}
+RX_ALIAS(Start)
+
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    RX_CHECK_INIT("MPI_Startall");
+    if (count < 0)
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, "MPI_Startall", "negative count %d", count);
+    if (count > 0 && !array_of_requests)
+        return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Startall", "request array is NULL");
+    for (int i = 0; i < count; i++) {
+        int rc = rx_start_one(array_of_requests[i], "MPI_Startall");
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Startall)

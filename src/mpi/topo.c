@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT
+ * Process topologies: Dims_create, Cartesian communicators, distributed
+ * graphs, Topo_test. A topology is an rx_topo_t hung on the communicator
+ * (src/coll/neighbor.h); the neighbourhood collectives read its lists.
+ * Reordering: ranks keep their order. rdmx-run numbers ranks node by node,
+ * so a row-major grid already keeps neighbours of the fastest dimension on
+ * one node; nothing better is known without the application's traffic. */
+#include "mpi_impl.h"
+#include "coll/neighbor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RX_MAXDIMS 64
+
+static rx_topo_t *rx_topo_of(rx_comm_t *c, int kind)
+{
+    return c->topo_kind == kind ? c->topo : NULL;
+}
+
+#define RX_GET_CART(t, c, fn)                                                           \
+    rx_topo_t *t = rx_topo_of(c, MPI_CART);                                             \
+    if (!t)                                                                             \
+        return rx_mpi_err(c, MPI_ERR_TOPOLOGY, fn, "communicator has no Cartesian topology")
+
+/* Best split of n into k factors, non-increasing, as close to each other as
+ * possible (smallest max - min); exhaustive over the divisors of n. */
+static void rx_dims_search(int n, int k, int maxf, int *cur, int depth, int *best, int *spread)
+{
+    if (depth == k - 1) {
+        if (n > maxf)
+            return;
+        cur[depth] = n;
+        int s = cur[0] - n;
+        if (*spread < 0 || s < *spread) {
+            *spread = s;
+            memcpy(best, cur, sizeof(int) * (size_t)k);
+        }
+        return;
+    }
+    for (int f = maxf < n ? maxf : n; f >= 1; f--) {
+        if (n % f)
+            continue;
+        /* the remaining k - depth - 1 factors are each <= f */
+        long long cap = 1;
+        for (int i = depth + 1; i < k && cap < n; i++)
+            cap *= f;
+        if (cap < n / f)
+            break;
+        cur[depth] = f;
+        rx_dims_search(n / f, k, f, cur, depth + 1, best, spread);
+    }
+}
+
+int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+    const char *fn = "MPI_Dims_create";
+    RX_CHECK_INIT(fn);
+    if (nnodes < 1)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "nnodes %d is not positive", nnodes);
+    if (ndims < 0 || ndims > RX_MAXDIMS)
+        return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "ndims %d outside 0..%d", ndims, RX_MAXDIMS);
+    if (ndims > 0 && !dims)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "dims is NULL");
+    int fixed = 1, free_dims = 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0)
+            return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "dims[%d] = %d is negative", i, dims[i]);
+        if (dims[i] > 0)
+            fixed *= dims[i];
+        else
+            free_dims++;
+    }
+    if (nnodes % fixed)
+        return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "%d nodes cannot be divided by the %d the set "
+                          "dimensions fix", nnodes, fixed);
+    if (!free_dims) {
+        if (fixed != nnodes)
+            return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "the dimensions give %d nodes, not %d",
+                              fixed, nnodes);
+        return MPI_SUCCESS;
+    }
+    int cur[RX_MAXDIMS], best[RX_MAXDIMS], spread = -1;
+    rx_dims_search(nnodes / fixed, free_dims, nnodes / fixed, cur, 0, best, &spread);
+    for (int i = 0, j = 0; i < ndims; i++)
+        if (dims[i] == 0)
+            dims[i] = best[j++];
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Dims_create)
+
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                     int reorder, MPI_Comm *comm_cart)
+{
+    const char *fn = "MPI_Cart_create";
+    (void)reorder;
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm_old, fn);
+    if (!comm_cart)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "comm_cart is NULL");
+    if (ndims < 0 || ndims > RX_MAXDIMS)
+        return rx_mpi_err(c, MPI_ERR_DIMS, fn, "ndims %d outside 0..%d", ndims, RX_MAXDIMS);
+    if (ndims > 0 && (!dims || !periods))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "dims or periods is NULL");
+    long long n = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return rx_mpi_err(c, MPI_ERR_DIMS, fn, "dims[%d] = %d is not positive", i, dims[i]);
+        n *= dims[i];
+        if (n > c->size)
+            break;
+    }
+    if (n > c->size)
+        return rx_mpi_err(c, MPI_ERR_DIMS, fn, "the grid has more than the %d ranks of the "
+                          "communicator", c->size);
+    int rc = PMPI_Comm_split(comm_old, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, comm_cart);
+    if (rc != MPI_SUCCESS || *comm_cart == MPI_COMM_NULL)
+        return rc;
+    rx_comm_t *nc = rx_comm_get(*comm_cart);
+    rx_topo_t *t = rx_topo_new(MPI_CART, ndims, 2 * ndims, 2 * ndims);
+    if (!t) {
+        PMPI_Comm_free(comm_cart);
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    for (int i = 0; i < ndims; i++) {
+        t->dims[i] = dims[i];
+        t->periods[i] = periods[i] != 0;
+    }
+    rx_cart_neighbors(t, nc->rank);
+    nc->topo = t;
+    nc->topo_kind = MPI_CART;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_create)
+
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
+{
+    RX_CHECK_INIT("MPI_Cartdim_get");
+    RX_GET_COMM(c, comm, "MPI_Cartdim_get");
+    RX_GET_CART(t, c, "MPI_Cartdim_get");
+    if (!ndims)
+        return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Cartdim_get", "ndims is NULL");
+    *ndims = t->ndims;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cartdim_get)
+
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+{
+    const char *fn = "MPI_Cart_get";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_GET_CART(t, c, fn);
+    int n = maxdims < t->ndims ? maxdims : t->ndims;
+    if (n > 0 && (!dims || !periods || !coords))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL array argument");
+    for (int i = 0; i < n; i++) {
+        dims[i] = t->dims[i];
+        periods[i] = t->periods[i];
+        coords[i] = t->coords[i];
+    }
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_get)
+
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+{
+    const char *fn = "MPI_Cart_rank";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_GET_CART(t, c, fn);
+    if (!rank || (t->ndims > 0 && !coords))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL argument");
+    int r = rx_cart_rank(t, coords);
+    if (r < 0)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "coordinates outside a non-periodic dimension");
+    *rank = r;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_rank)
+
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+{
+    const char *fn = "MPI_Cart_coords";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_GET_CART(t, c, fn);
+    if (rank < 0 || rank >= c->size)
+        return rx_mpi_err(c, MPI_ERR_RANK, fn, "invalid rank %d", rank);
+    if (maxdims < t->ndims)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "maxdims %d < %d dimensions", maxdims, t->ndims);
+    if (t->ndims > 0 && !coords)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "coords is NULL");
+    rx_cart_coords(t, rank, coords);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_coords)
+
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+{
+    const char *fn = "MPI_Cart_shift";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_GET_CART(t, c, fn);
+    if (direction < 0 || direction >= t->ndims)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "direction %d outside 0..%d", direction,
+                          t->ndims - 1);
+    if (!rank_source || !rank_dest)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL argument");
+    int x[RX_MAXDIMS];
+    memcpy(x, t->coords, sizeof(int) * (size_t)t->ndims);
+    x[direction] = t->coords[direction] + disp;
+    int r = rx_cart_rank(t, x);
+    *rank_dest = r < 0 ? MPI_PROC_NULL : r;
+    x[direction] = t->coords[direction] - disp;
+    r = rx_cart_rank(t, x);
+    *rank_source = r < 0 ? MPI_PROC_NULL : r;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_shift)
+
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Cart_sub";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_GET_CART(t, c, fn);
+    if (!newcomm || (t->ndims > 0 && !remain_dims))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL argument");
+    /* ranks agreeing on the dropped coordinates form one sub-grid */
+    int color = 0, key = 0, nd = 0;
+    int dims[RX_MAXDIMS], periods[RX_MAXDIMS];
+    for (int d = 0; d < t->ndims; d++) {
+        if (remain_dims[d]) {
+            key = key * t->dims[d] + t->coords[d];
+            dims[nd] = t->dims[d];
+            periods[nd++] = t->periods[d];
+        } else {
+            color = color * t->dims[d] + t->coords[d];
+        }
+    }
+    int rc = PMPI_Comm_split(comm, color, key, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rx_comm_t *nc = rx_comm_get(*newcomm);
+    rx_topo_t *s = rx_topo_new(MPI_CART, nd, 2 * nd, 2 * nd);
+    if (!s) {
+        PMPI_Comm_free(newcomm);
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    memcpy(s->dims, dims, sizeof(int) * (size_t)nd);
+    memcpy(s->periods, periods, sizeof(int) * (size_t)nd);
+    rx_cart_neighbors(s, nc->rank);
+    nc->topo = s;
+    nc->topo_kind = MPI_CART;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Cart_sub)
+
+int PMPI_Topo_test(MPI_Comm comm, int *status)
+{
+    RX_CHECK_INIT("MPI_Topo_test");
+    RX_GET_COMM(c, comm, "MPI_Topo_test");
+    if (!status)
+        return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
+    *status = c->topo_kind ? c->topo_kind : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Topo_test)
+
+static int rx_check_ranks(rx_comm_t *c, int n, const int *r, const char *what, const char *fn)
+{
+    if (n > 0 && !r)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    for (int i = 0; i < n; i++)
+        if (r[i] < 0 || r[i] >= c->size)
+            return rx_mpi_err(c, MPI_ERR_RANK, fn, "%s[%d] = %d is not a rank", what, i, r[i]);
+    return MPI_SUCCESS;
+}
+
+static int rx_weights_given(const int *w) { return w != MPI_UNWEIGHTED; }
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int *sourceweights, int outdegree,
+                                    const int destinations[], const int *destweights,
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    const char *fn = "MPI_Dist_graph_create_adjacent";
+    (void)info;
+    (void)reorder;
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm_old, fn);
+    if (!comm_dist_graph)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "comm_dist_graph is NULL");
+    if (indegree < 0 || outdegree < 0)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "negative degree");
+    int rc = rx_check_ranks(c, indegree, sources, "sources", fn);
+    if (rc == MPI_SUCCESS)
+        rc = rx_check_ranks(c, outdegree, destinations, "destinations", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int weighted = rx_weights_given(sourceweights) && rx_weights_given(destweights);
+    rx_topo_t *t = rx_topo_new(MPI_DIST_GRAPH, 0, indegree, outdegree);
+    if (!t)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < indegree; i++) {
+        t->in[i] = sources[i];
+        t->inw[i] = weighted && sourceweights != MPI_WEIGHTS_EMPTY ? sourceweights[i] : 1;
+    }
+    for (int i = 0; i < outdegree; i++) {
+        t->out[i] = destinations[i];
+        t->outw[i] = weighted && destweights != MPI_WEIGHTS_EMPTY ? destweights[i] : 1;
+    }
+    t->weighted = weighted;
+    if ((rc = PMPI_Comm_dup(comm_old, comm_dist_graph)) != MPI_SUCCESS) {
+        free(t);
+        return rc;
+    }
+    rx_comm_t *nc = rx_comm_get(*comm_dist_graph);
+    free(nc->topo); /* a topology the duplicate inherited */
+    nc->topo = t;
+    nc->topo_kind = MPI_DIST_GRAPH;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Dist_graph_create_adjacent)
+
+/* Every edge goes to both of its ends as (src, dst, weight); each rank then
+ * reads its in- and out-lists off the messages in rank order. */
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int *weights, MPI_Info info,
+                           int reorder, MPI_Comm *comm_dist_graph)
+{
+    const char *fn = "MPI_Dist_graph_create";
+    (void)info;
+    (void)reorder;
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm_old, fn);
+    if (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees)))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "invalid argument (n %d)", n);
+    int rc = rx_check_ranks(c, n, sources, "sources", fn), nedge = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        if (degrees[i] < 0)
+            rc = rx_mpi_err(c, MPI_ERR_ARG, fn, "degrees[%d] is negative", i);
+        nedge += degrees[i];
+    }
+    if (rc == MPI_SUCCESS)
+        rc = rx_check_ranks(c, nedge, destinations, "destinations", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int weighted = rx_weights_given(weights);
+    if ((rc = PMPI_Comm_dup(comm_old, comm_dist_graph)) != MPI_SUCCESS)
+        return rc;
+    rx_comm_t *nc = rx_comm_get(*comm_dist_graph);
+    int p = nc->size;
+    int *cnt = calloc((size_t)p * 2, sizeof(int)), *rcnt = cnt + p;
+    int *fill = calloc((size_t)p, sizeof(int));
+    int *sbuf = malloc(sizeof(int) * 3 * (size_t)(2 * nedge + 1));
+    int *sdisp = malloc(sizeof(int) * ((size_t)p + 1));
+    rx_nbr_xfer_t *x = malloc(sizeof *x * 2 * (size_t)p);
+    int *rbuf = NULL;
+    rc = cnt && fill && sbuf && sdisp && x ? RX_OK : RX_ERR_NOMEM;
+    for (int i = 0, e = 0; rc == RX_OK && i < n; i++)
+        for (int k = 0; k < degrees[i]; k++, e++) {
+            cnt[sources[i]]++;
+            if (destinations[e] != sources[i])
+                cnt[destinations[e]]++;
+        }
+    if (rc == RX_OK) {
+        sdisp[0] = 0;
+        for (int r = 0; r < p; r++)
+            sdisp[r + 1] = sdisp[r] + cnt[r];
+        for (int i = 0, e = 0; i < n; i++)
+            for (int k = 0; k < degrees[i]; k++, e++) {
+                int trip[3] = {sources[i], destinations[e], weighted && weights != MPI_WEIGHTS_EMPTY
+                                                                ? weights[e] : 1};
+                int ends[2] = {sources[i], destinations[e]};
+                for (int j = 0; j < (ends[0] == ends[1] ? 1 : 2); j++) {
+                    int r = ends[j];
+                    memcpy(sbuf + 3 * (sdisp[r] + fill[r]++), trip, sizeof trip);
+                }
+            }
+        /* edge counts, then the edges */
+        const rx_dtype_t *dint = rx_dtype_get(MPI_INT);
+        int tag = rx_coll_tag(nc);
+        for (int r = 0; r < p; r++) {
+            x[2 * r] = (rx_nbr_xfer_t){0, r, tag, &rcnt[r], 1, dint};
+            x[2 * r + 1] = (rx_nbr_xfer_t){1, r, tag, &cnt[r], 1, dint};
+        }
+        rc = rx_nbr_run(nc, x, 2 * p, NULL);
+    }
+    int total = 0;
+    for (int r = 0; rc == RX_OK && r < p; r++)
+        total += rcnt[r];
+    if (rc == RX_OK && !(rbuf = malloc(sizeof(int) * 3 * (size_t)(total + 1))))
+        rc = RX_ERR_NOMEM;
+    if (rc == RX_OK) {
+        const rx_dtype_t *dint = rx_dtype_get(MPI_INT);
+        int tag = rx_coll_tag(nc);
+        for (int r = 0, off = 0; r < p; r++) {
+            x[2 * r] = (rx_nbr_xfer_t){0, r, tag, rbuf + 3 * off, 3 * (size_t)rcnt[r], dint};
+            x[2 * r + 1] = (rx_nbr_xfer_t){1, r, tag, sbuf + 3 * sdisp[r], 3 * (size_t)cnt[r],
+                                           dint};
+            off += rcnt[r];
+        }
+        rc = rx_nbr_run(nc, x, 2 * p, NULL);
+    }
+    rx_topo_t *t = NULL;
+    if (rc == RX_OK) {
+        int indeg = 0, outdeg = 0;
+        for (int i = 0; i < total; i++) {
+            indeg += rbuf[3 * i + 1] == nc->rank;
+            outdeg += rbuf[3 * i] == nc->rank;
+        }
+        if (!(t = rx_topo_new(MPI_DIST_GRAPH, 0, indeg, outdeg)))
+            rc = RX_ERR_NOMEM;
+        for (int i = 0, a = 0, b = 0; t && i < total; i++) {
+            if (rbuf[3 * i + 1] == nc->rank) {
+                t->in[a] = rbuf[3 * i];
+                t->inw[a++] = rbuf[3 * i + 2];
+            }
+            if (rbuf[3 * i] == nc->rank) {
+                t->out[b] = rbuf[3 * i + 1];
+                t->outw[b++] = rbuf[3 * i + 2];
+            }
+        }
+    }
+    free(cnt);
+    free(fill);
+    free(sbuf);
+    free(sdisp);
+    free(x);
+    free(rbuf);
+    if (rc != RX_OK) {
+        PMPI_Comm_free(comm_dist_graph);
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
+    t->weighted = weighted;
+    free(nc->topo);
+    nc->topo = t;
+    nc->topo_kind = MPI_DIST_GRAPH;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Dist_graph_create)
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+{
+    const char *fn = "MPI_Dist_graph_neighbors_count";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_topo_t *t = rx_topo_of(c, MPI_DIST_GRAPH);
+    if (!t)
+        return rx_mpi_err(c, MPI_ERR_TOPOLOGY, fn, "communicator has no distributed graph");
+    if (!indegree || !outdegree || !weighted)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL argument");
+    *indegree = t->indeg;
+    *outdegree = t->outdeg;
+    *weighted = t->weighted;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Dist_graph_neighbors_count)
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int *sourceweights,
+                              int maxoutdegree, int destinations[], int *destweights)
+{
+    const char *fn = "MPI_Dist_graph_neighbors";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    rx_topo_t *t = rx_topo_of(c, MPI_DIST_GRAPH);
+    if (!t)
+        return rx_mpi_err(c, MPI_ERR_TOPOLOGY, fn, "communicator has no distributed graph");
+    if (maxindegree < t->indeg || maxoutdegree < t->outdeg)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "arrays too small for %d sources, %d destinations",
+                          t->indeg, t->outdeg);
+    if ((t->indeg && !sources) || (t->outdeg && !destinations))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL array argument");
+    for (int i = 0; i < t->indeg; i++) {
+        sources[i] = t->in[i];
+        if (t->weighted && rx_weights_given(sourceweights) && sourceweights)
+            sourceweights[i] = t->inw[i];
+    }
+    for (int i = 0; i < t->outdeg; i++) {
+        destinations[i] = t->out[i];
+        if (t->weighted && rx_weights_given(destweights) && destweights)
+            destweights[i] = t->outw[i];
+    }
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Dist_graph_neighbors)

@@ -1,18 +1,107 @@
 /* SPDX-License-Identifier: MIT
- * Collective operations on intracommunicators, over the point-to-point layer
- * on the communicator's collective context (ctx + 1). Buffers are contiguous
- * (the MPI layer packs other layouts). Every rank of the communicator calls
- * the same collectives in the same order, so a per-communicator sequence
- * number is a tag all members agree on. */
+ * Collective operations on intracommunicators.
+ *
+ * Every algorithm is a schedule (sched.h); the executor here runs it over
+ * the point-to-point layer on the communicator's collective context
+ * (ctx + 1) with one tag per collective taken from the communicator's
+ * sequence number (every member calls the same collectives in the same
+ * order, so all agree on it). Blocking calls run the executor to
+ * completion; nonblocking calls hand it to a progress hook, so any wait or
+ * test of the process moves it on. Ranks of one node also have a
+ * shared-memory path (coll_shm.c) that blocking calls take for small
+ * sizes.
+ *
+ * Buffers given to the executor are in wire form (raw bytes; the MPI layer
+ * packs other layouts and lists what to unpack at completion). */
 #ifndef RX_COLL_H
 #define RX_COLL_H
 
 #include "core/comm.h"
+#include "core/request.h"
 #include "dtype/dtype.h"
 #include "opobj.h"
+#include "sched.h"
 
 #include <stddef.h>
 
+/* What to do with staged output when a collective completes. */
+typedef struct rx_coll_unpack {
+    const rx_dtype_t *dt;
+    void *dst;            /* user buffer */
+    size_t count;         /* elements */
+    uint64_t off;         /* in the OUT staging buffer */
+    int span;             /* 1: staging holds the memory span (copy the data blocks) */
+} rx_coll_unpack_t;
+
+typedef struct rx_coll_exec {
+    struct rx_coll_exec *next;     /* list of running nonblocking collectives */
+    rx_sched_t s;
+    rx_sched_args_t args;
+    char *buf[RX_SB_COUNT];
+    void *tmp_alloc;
+    size_t tmp_cap;
+    rx_comm_t *c;
+    int tag;
+    const rx_opobj_t *op;
+    const rx_dtype_t *dt;
+    /* non-contiguous reductions move the memory span of the data (see the
+     * binding): reduce steps of span_bytes cover span_count elements whose
+     * first one starts span_lb bytes before the span */
+    uint64_t span_bytes, span_count;
+    intptr_t span_lb;
+    uint32_t round;
+    int posted;                    /* the current round's transfers are out */
+    rx_req_t **reqs;
+    int nreq, reqcap;
+    int err;                       /* RX_ERR_* of the first failure */
+    rx_req_t *req;                 /* the request of a nonblocking collective */
+    void *stage[3];                /* freed at completion */
+    rx_coll_unpack_t *unp;
+    int nunp;
+    uint64_t *vec;                 /* v-variant arrays (freed at completion) */
+    int *nodemap;                  /* node of each member (hierarchical) */
+} rx_coll_exec_t;
+
+/* The executor (exec.c). get: a cleared exec for one collective (the
+ * blocking one is reused). run: choose (args.algo AUTO resolved by
+ * rx_coll_select), build, execute to completion, release; returns RX_*.
+ * start: build and hand to the progress engine; *out completes when done. */
+rx_coll_exec_t *rx_coll_exec_get(int blocking);
+/* rx_coll_exec_get with the communicator and kind filled in (unit 1,
+ * commutative until an op says otherwise). */
+rx_coll_exec_t *rx_coll_exec_for(rx_comm_t *c, int kind, int blocking);
+int rx_coll_run(rx_coll_exec_t *e);
+int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out);
+void rx_coll_exec_put(rx_coll_exec_t *e);
+/* inout = in op inout for count elements of dt, any layout. */
+void rx_coll_reduce_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, void *inout,
+                          size_t count);
+
+/* Algorithm choice (select.c): the RDMX_COLL_<KIND> variable if set and
+ * applicable, else the measured crossovers. Fills e->args.algo (and the
+ * node map for hierarchical algorithms). */
+int rx_coll_select(rx_coll_exec_t *e);
+/* The algorithm RDMX_COLL_<KIND> asks for (RX_ALGO_AUTO if none). */
+int rx_coll_forced(int kind);
+/* 1 if the members span several nodes (or RDMX_COLL_NODE_SIZE says so). */
+int rx_coll_multinode(const rx_comm_t *c);
+
+/* Shared-memory path (coll_shm.c) for members all on one node: returns
+ * RX_ERR_AGAIN when it does not apply (too large, disabled, no region). */
+int rx_coll_shm_barrier(rx_comm_t *c);
+int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                          const rx_opobj_t *op, rx_comm_t *c);
+int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                       const rx_opobj_t *op, int root, rx_comm_t *c);
+/* Release the communicator's shared-memory state (communicator freed).
+ * rx_coll_shm_created, when set, is told of every communicator that got
+ * such state, so the layer that frees communicators can arrange this. */
+void rx_coll_comm_release(rx_comm_t *c);
+extern void (*rx_coll_shm_created)(rx_comm_t *c);
+
+/* Convenience entry points for contiguous data, used by the runtime itself
+ * (communicator creation) and the binding. */
 int rx_coll_barrier(rx_comm_t *c);
 int rx_coll_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
 /* sbuf may equal rbuf (in place); count elements of dt. */
@@ -23,13 +112,14 @@ int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype
 /* Each rank contributes bytes; root receives size * bytes in rank order.
  * sbuf NULL at the root: its block is already in place. */
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
+/* sbuf NULL: the own block is already in place. */
 int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 
 /* Map a region of size bytes shared by every member of c; all members must be
  * on one node (c->local_size == c->size). Release with rx_region_detach. */
 int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr);
 
-/* p2p helpers for algorithms (coll_p2p.c) */
+/* p2p helpers (coll_p2p.c) */
 int rx_coll_tag(rx_comm_t *c);
 int rx_coll_send(const void *buf, size_t bytes, int peer, int tag, rx_comm_t *c);
 int rx_coll_recv(void *buf, size_t bytes, int peer, int tag, rx_comm_t *c);

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT
- * Collective calls and reduction-op objects. */
-#include "mpi_impl.h"
+ * Collective calls that combine data (barrier and bcast too), their
+ * nonblocking forms, and reduction-op objects. Data movement collectives are
+ * in coll_move.c. Every call checks its local arguments, converts buffers to
+ * wire form and runs (or starts) the executor of src/coll. */
+#include "coll_impl.h"
 #include "coll/op.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int rx_coll_rc(rx_comm_t *c, int rc, const char *fn)
+int rx_coll_rc(rx_comm_t *c, int rc, const char *fn)
 {
     if (rc == RX_OK)
         return MPI_SUCCESS;
     return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
 }
 
-static int rx_check_root(rx_comm_t *c, int root, const char *fn)
+int rx_coll_check_root(rx_comm_t *c, int root, const char *fn)
 {
     if (root < 0 || root >= c->size)
         return rx_mpi_err(c, MPI_ERR_ROOT, fn, "invalid root %d (communicator has %d ranks)",
@@ -21,12 +24,8 @@ static int rx_check_root(rx_comm_t *c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
-#define RX_CHECK_CONTIG(c, dt, fn) \
-    if (!(dt)->contig) \
-        return rx_mpi_err(c, MPI_ERR_TYPE, fn, "non-contiguous datatypes are not supported yet")
-
-static int rx_check_op(rx_comm_t *c, MPI_Op op, const rx_dtype_t *dt, rx_opobj_t **out,
-                       const char *fn)
+int rx_coll_check_op(rx_comm_t *c, MPI_Op op, const rx_dtype_t *dt, rx_opobj_t **out,
+                     const char *fn)
 {
     rx_opobj_t *o = rx_opobj_get(op);
     if (!o)
@@ -42,70 +41,231 @@ static int rx_check_op(rx_comm_t *c, MPI_Op op, const rx_dtype_t *dt, rx_opobj_t
     return MPI_SUCCESS;
 }
 
-int PMPI_Barrier(MPI_Comm comm)
+/* Communicators with node-shared collective state release it when freed:
+ * an attribute whose delete callback does it. */
+static int rx_coll_keyval = MPI_KEYVAL_INVALID;
+
+static int rx_coll_attr_delete(MPI_Comm comm, int keyval, void *val, void *extra)
 {
-    RX_CHECK_INIT("MPI_Barrier");
-    RX_GET_COMM(c, comm, "MPI_Barrier");
-    return rx_coll_rc(c, rx_coll_barrier(c), "MPI_Barrier");
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    rx_coll_comm_release(val);
+    return MPI_SUCCESS;
 }
+
+static void rx_coll_on_shm(rx_comm_t *c)
+{
+    if (rx_coll_keyval == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, rx_coll_attr_delete, &rx_coll_keyval,
+                                NULL) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_set_attr(rx_comm_handle(c), rx_coll_keyval, c);
+}
+
+rx_coll_exec_t *rx_coll_exec_new(rx_comm_t *c, int kind, MPI_Request *req)
+{
+    rx_coll_shm_created = rx_coll_on_shm;
+    return rx_coll_exec_for(c, kind, req == NULL);
+}
+
+int rx_coll_fail(rx_coll_exec_t *e, int cls, const char *fn, const char *msg)
+{
+    rx_comm_t *c = e->c;
+    rx_coll_exec_put(e);
+    return rx_mpi_err(c, cls, fn, "%s", msg);
+}
+
+int rx_coll_go(rx_coll_exec_t *e, MPI_Request *req, const char *fn)
+{
+    rx_comm_t *c = e->c;
+    if (!req)
+        return rx_coll_rc(c, rx_coll_run(e), fn);
+    rx_req_t *r;
+    int rc = rx_coll_start(e, &r);
+    if (rc != RX_OK)
+        return rx_coll_rc(c, rc, fn);
+    *req = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    return MPI_SUCCESS;
+}
+
+char *rx_coll_in(rx_coll_exec_t *e, int si, const void *buf, size_t count, const rx_dtype_t *dt)
+{
+    if (rx_dtype_wire_is_raw(dt))
+        return (char *)buf;
+    size_t bytes = count * dt->wire;
+    free(e->stage[si]);
+    if (!(e->stage[si] = malloc(bytes ? bytes : 1)))
+        return NULL;
+    rx_dtype_pack(dt, buf, count, e->stage[si]);
+    return e->stage[si];
+}
+
+char *rx_coll_out(rx_coll_exec_t *e, int si, void *buf, size_t bytes, const rx_dtype_t *dt)
+{
+    if (dt && rx_dtype_wire_is_raw(dt))
+        return buf;
+    free(e->stage[si]);
+    return e->stage[si] = malloc(bytes ? bytes : 1);
+}
+
+int rx_coll_out_block(rx_coll_exec_t *e, void *dst, size_t count, const rx_dtype_t *dt,
+                      uint64_t off, int span)
+{
+    if (!span && rx_dtype_wire_is_raw(dt))
+        return RX_OK;
+    rx_coll_unpack_t *u = realloc(e->unp, sizeof *u * (size_t)(e->nunp + 1));
+    if (!u)
+        return RX_ERR_NOMEM;
+    e->unp = u;
+    e->unp[e->nunp++] = (rx_coll_unpack_t){dt, dst, count, off, span};
+    return RX_OK;
+}
+
+/* ---- barrier, bcast ---------------------------------------------------- */
+
+static int rx_barrier(MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    if (!req)
+        return rx_coll_rc(c, rx_coll_barrier(c), fn);
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_BARRIER, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Barrier(MPI_Comm comm) { return rx_barrier(comm, NULL, "MPI_Barrier"); }
 RX_ALIAS(Barrier)
+
+static int rx_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Request *req, const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    RX_COLL_SIDE(c, buffer, count, dt, datatype, fn);
+    int rc = rx_coll_check_root(c, root, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t bytes = (size_t)count * dt->wire;
+    if (!req && rx_dtype_wire_is_raw(dt))
+        return rx_coll_rc(c, rx_coll_bcast(buffer, bytes, root, c), fn);
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_BCAST, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    e->args.root = root;
+    e->args.bytes = bytes;
+    char *out = rx_coll_out(e, 0, buffer, bytes, dt);
+    if (!out || rx_coll_out_block(e, buffer, (size_t)count, dt, 0, 0) != RX_OK)
+        return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (out != buffer && c->rank == root) {
+        rx_dtype_pack(dt, buffer, (size_t)count, out);
+        e->nunp = 0; /* the root's buffer is already right */
+    }
+    e->buf[RX_SB_OUT] = out;
+    return rx_coll_go(e, req, fn);
+}
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Bcast";
-    RX_CHECK_INIT(fn);
-    RX_GET_COMM(c, comm, fn);
-    RX_CHECK_COUNT(c, count, fn);
-    RX_GET_DTYPE(dt, c, datatype, fn);
-    RX_CHECK_BUF(c, buffer, count, fn);
-    RX_CHECK_CONTIG(c, dt, fn);
-    int rc = rx_check_root(c, root, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return rx_coll_rc(c, rx_coll_bcast(buffer, (size_t)count * (size_t)dt->extent, root, c), fn);
+    return rx_bcast(buffer, count, datatype, root, comm, NULL, "MPI_Bcast");
 }
 RX_ALIAS(Bcast)
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+/* ---- reductions ------------------------------------------------------------ */
+
+/* Set up the reduction arguments and the operand buffers of e: contiguous
+ * types are combined where they lie; others travel as their memory span
+ * (extent-sized gaps included) in one piece, so that user functions see
+ * the real layout. in == NULL: no input at this rank (in place elsewhere). */
+static int rx_red_setup(rx_coll_exec_t *e, const void *in, void *out, int count,
+                        const rx_dtype_t *dt, rx_opobj_t *o, int out_valid)
 {
-    const char *fn = "MPI_Reduce";
+    e->op = o;
+    e->dt = dt;
+    e->args.commute = o->commute;
+    if (dt->contig) {
+        e->args.count = (uint64_t)count;
+        e->args.unit = (uint64_t)dt->extent;
+        e->buf[RX_SB_IN] = (char *)in;
+        e->buf[RX_SB_OUT] = out;
+        return RX_OK;
+    }
+    size_t span = count ? (size_t)(count - 1) * (size_t)dt->extent + (size_t)dt->true_extent : 0;
+    e->args.count = 1;
+    e->args.unit = span;
+    e->span_bytes = span;
+    e->span_count = (uint64_t)count;
+    e->span_lb = dt->true_lb;
+    if (!(e->stage[0] = malloc(span ? span : 1)) || !(e->stage[1] = malloc(span ? span : 1)))
+        return RX_ERR_NOMEM;
+    if (span)
+        memcpy(e->stage[0], (const char *)in + dt->true_lb, span);
+    e->buf[RX_SB_IN] = e->stage[0];
+    e->buf[RX_SB_OUT] = e->stage[1];
+    if (out_valid) {
+        /* the gaps of the result keep the caller's bytes */
+        if (span)
+            memcpy(e->stage[1], (char *)out + dt->true_lb, span);
+        return rx_coll_out_block(e, out, (size_t)count, dt, 0, 1);
+    }
+    return RX_OK;
+}
+
+static int rx_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Request *req, const char *fn)
+{
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
-    RX_CHECK_CONTIG(c, dt, fn);
     rx_opobj_t *o;
-    int rc = rx_check_root(c, root, fn);
+    int rc = rx_coll_check_root(c, root, fn);
     if (rc == MPI_SUCCESS)
-        rc = rx_check_op(c, op, dt, &o, fn);
+        rc = rx_coll_check_op(c, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    int in_place = sendbuf == MPI_IN_PLACE;
-    if (in_place && c->rank != root)
+    int in_place = sendbuf == MPI_IN_PLACE, is_root = c->rank == root;
+    if (in_place && !is_root)
         return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     RX_CHECK_BUF(c, in_place ? recvbuf : sendbuf, count, fn);
-    if (c->rank == root) {
+    if (is_root) {
         RX_CHECK_BUF(c, recvbuf, count, fn);
         if (!in_place && count > 0 && sendbuf == recvbuf)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf alias (use MPI_IN_PLACE)");
     }
-    return rx_coll_rc(c, rx_coll_reduce(in_place ? recvbuf : sendbuf, recvbuf, (size_t)count, dt,
-                                        o, root, c), fn);
+    const void *in = in_place ? recvbuf : sendbuf;
+    if (!req && dt->contig)
+        return rx_coll_rc(c, rx_coll_reduce(in, recvbuf, (size_t)count, dt, o, root, c), fn);
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_REDUCE, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    e->args.root = root;
+    if (rx_red_setup(e, in, recvbuf, count, dt, o, is_root) != RX_OK)
+        return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, "MPI_Reduce");
 }
 RX_ALIAS(Reduce)
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
+/* Allreduce, scan and exscan share their checks: sendbuf or MPI_IN_PLACE,
+ * recvbuf valid everywhere (exscan: its content at rank 0 is undefined). */
+static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+                     const char *fn)
 {
-    const char *fn = "MPI_Allreduce";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
-    RX_CHECK_CONTIG(c, dt, fn);
     rx_opobj_t *o;
-    int rc = rx_check_op(c, op, dt, &o, fn);
+    int rc = rx_coll_check_op(c, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -115,74 +275,189 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
         if (count > 0 && sendbuf == recvbuf)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf alias (use MPI_IN_PLACE)");
     }
-    return rx_coll_rc(c, rx_coll_allreduce(in_place ? recvbuf : sendbuf, recvbuf, (size_t)count,
-                                           dt, o, c), fn);
+    const void *in = in_place ? recvbuf : sendbuf;
+    if (!req && kind == RX_COLL_ALLREDUCE && dt->contig)
+        return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);
+    rx_coll_exec_t *e = rx_coll_exec_new(c, kind, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (rx_red_setup(e, in, recvbuf, count, dt, o, 1) != RX_OK)
+        return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    return rx_allred(RX_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, NULL,
+                     "MPI_Allreduce");
 }
 RX_ALIAS(Allreduce)
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
 {
-    const char *fn = "MPI_Gather";
+    return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL, "MPI_Scan");
+}
+RX_ALIAS(Scan)
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL,
+                     "MPI_Exscan");
+}
+RX_ALIAS(Exscan)
+
+/* Reduce_scatter: recvcounts[i] elements to rank i (block form: all equal). */
+static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             int blockcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *req, const char *fn)
+{
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
-    int rc = rx_check_root(c, root, fn);
+    RX_GET_DTYPE(dt, c, datatype, fn);
+    int p = c->size;
+    if (!recvcounts)
+        RX_CHECK_COUNT(c, blockcount, fn);
+    size_t total = 0;
+    for (int i = 0; i < p; i++) {
+        int n = recvcounts ? recvcounts[i] : blockcount;
+        if (n < 0)
+            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "negative count %d for rank %d", n, i);
+        total += (size_t)n;
+    }
+    int mine = recvcounts ? recvcounts[c->rank] : blockcount;
+    rx_opobj_t *o;
+    int rc = rx_coll_check_op(c, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (!dt->contig)
+        return rx_mpi_err(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                          "non-contiguous datatypes are not supported by reduce-scatter");
+    if (total > (size_t)INT32_MAX)
+        return rx_mpi_err(c, MPI_ERR_COUNT, fn, "total count %zu too large", total);
     int in_place = sendbuf == MPI_IN_PLACE;
-    if (in_place && c->rank != root)
-        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    size_t sbytes = 0, rbytes = 0;
-    if (!in_place) {
-        RX_CHECK_COUNT(c, sendcount, fn);
-        RX_GET_DTYPE(sdt, c, sendtype, fn);
-        RX_CHECK_CONTIG(c, sdt, fn);
-        RX_CHECK_BUF(c, sendbuf, sendcount, fn);
-        sbytes = (size_t)sendcount * (size_t)sdt->extent;
+    RX_CHECK_BUF(c, recvbuf, in_place ? (int)total : mine, fn);
+    if (!in_place)
+        RX_CHECK_BUF(c, sendbuf, (int)total, fn);
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_REDUCE_SCATTER, req);
+    if (!e || !(e->vec = malloc(sizeof(uint64_t) * (size_t)p)))
+        return e ? rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
+                 : rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < p; i++)
+        e->vec[i] = (uint64_t)(recvcounts ? recvcounts[i] : blockcount);
+    e->args.rcounts = e->vec;
+    e->op = o;
+    e->dt = dt;
+    e->args.commute = o->commute;
+    e->args.count = total;
+    e->args.unit = (uint64_t)dt->extent;
+    size_t bytes = total * (size_t)dt->extent;
+    e->buf[RX_SB_IN] = (char *)sendbuf;
+    e->buf[RX_SB_OUT] = recvbuf;
+    if (in_place) {
+        /* the input is recvbuf, whose start receives the result */
+        if (!(e->stage[0] = malloc(bytes ? bytes : 1)))
+            return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+        memcpy(e->stage[0], recvbuf, bytes);
+        e->buf[RX_SB_IN] = e->stage[0];
     }
-    if (c->rank == root) {
-        RX_CHECK_COUNT(c, recvcount, fn);
-        RX_GET_DTYPE(rdt, c, recvtype, fn);
-        RX_CHECK_CONTIG(c, rdt, fn);
-        RX_CHECK_BUF(c, recvbuf, recvcount, fn);
-        rbytes = (size_t)recvcount * (size_t)rdt->extent;
-        if (!in_place && sbytes > rbytes)
-            return rx_mpi_err(c, MPI_ERR_TRUNCATE, fn, "root sends %zu bytes into %zu-byte slots",
-                              sbytes, rbytes);
-    }
-    if (c->rank == root)
-        rc = rx_coll_gather(in_place ? NULL : sendbuf, rbytes, recvbuf, root, c);
-    else
-        rc = rx_coll_gather(sendbuf, sbytes, NULL, root, c);
-    return rx_coll_rc(c, rc, fn);
+    return rx_coll_go(e, req, fn);
 }
-RX_ALIAS(Gather)
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Allgather";
-    RX_CHECK_INIT(fn);
-    RX_GET_COMM(c, comm, fn);
-    int in_place = sendbuf == MPI_IN_PLACE;
-    RX_CHECK_COUNT(c, recvcount, fn);
-    RX_GET_DTYPE(rdt, c, recvtype, fn);
-    RX_CHECK_CONTIG(c, rdt, fn);
-    RX_CHECK_BUF(c, recvbuf, recvcount, fn);
-    size_t rbytes = (size_t)recvcount * (size_t)rdt->extent;
-    if (!in_place) {
-        RX_CHECK_COUNT(c, sendcount, fn);
-        RX_GET_DTYPE(sdt, c, sendtype, fn);
-        RX_CHECK_CONTIG(c, sdt, fn);
-        RX_CHECK_BUF(c, sendbuf, sendcount, fn);
-        if ((size_t)sendcount * (size_t)sdt->extent != rbytes)
-            return rx_mpi_err(c, MPI_ERR_TRUNCATE, fn,
-                              "send size %zu bytes differs from the receive block of %zu bytes",
-                              (size_t)sendcount * (size_t)sdt->extent, rbytes);
-    }
-    return rx_coll_rc(c, rx_coll_allgather(in_place ? NULL : sendbuf, rbytes, recvbuf, c), fn);
+    const char *fn = "MPI_Reduce_scatter";
+    if (!recvcounts && rx_rt.initialized)
+        return rx_mpi_err(rx_comm_get(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
+    return rx_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, NULL, fn);
 }
-RX_ALIAS(Allgather)
+RX_ALIAS(Reduce_scatter)
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return rx_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, NULL,
+                             "MPI_Reduce_scatter_block");
+}
+RX_ALIAS(Reduce_scatter_block)
+
+/* ---- nonblocking forms --------------------------------------------------- */
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ibarrier");
+    return rx_barrier(comm, request, "MPI_Ibarrier");
+}
+RX_ALIAS(Ibarrier)
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ibcast");
+    return rx_bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
+}
+RX_ALIAS(Ibcast)
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ireduce");
+    return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce");
+}
+RX_ALIAS(Ireduce)
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iallreduce");
+    return rx_allred(RX_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, request,
+                     "MPI_Iallreduce");
+}
+RX_ALIAS(Iallreduce)
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iscan");
+    return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, request,
+                     "MPI_Iscan");
+}
+RX_ALIAS(Iscan)
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iexscan");
+    return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, request,
+                     "MPI_Iexscan");
+}
+RX_ALIAS(Iexscan)
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Ireduce_scatter";
+    RX_NB_REQ(request, fn);
+    if (!recvcounts)
+        return rx_mpi_err(rx_comm_get(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
+    return rx_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, fn);
+}
+RX_ALIAS(Ireduce_scatter)
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ireduce_scatter_block");
+    return rx_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, request,
+                             "MPI_Ireduce_scatter_block");
+}
+RX_ALIAS(Ireduce_scatter_block)
+
+/* ---- local reduction and op objects ---------------------------------------- */
 
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
                       MPI_Op op)
@@ -191,14 +466,13 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     RX_CHECK_INIT(fn);
     RX_CHECK_COUNT(NULL, count, fn);
     RX_GET_DTYPE(dt, NULL, datatype, fn);
-    RX_CHECK_CONTIG(NULL, dt, fn);
     rx_opobj_t *o;
-    int rc = rx_check_op(NULL, op, dt, &o, fn);
+    int rc = rx_coll_check_op(NULL, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     RX_CHECK_BUF(NULL, inbuf, count, fn);
     RX_CHECK_BUF(NULL, inoutbuf, count, fn);
-    rx_opobj_apply(o, dt, inbuf, inoutbuf, (size_t)count);
+    rx_coll_reduce_apply(o, dt, inbuf, inoutbuf, (size_t)count);
     return MPI_SUCCESS;
 }
 RX_ALIAS(Reduce_local)

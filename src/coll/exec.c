@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT
+ * The schedule executor, shared by blocking and nonblocking collectives.
+ * A round posts its receives, then its sends (the eager fast path needs no
+ * request); when every transfer has completed the local steps run and the
+ * next round starts. Blocking calls drive one executor (kept between calls,
+ * so a small collective allocates nothing); nonblocking ones sit in a list
+ * that a progress hook advances. */
+#include "coll.h"
+#include "core/rt.h"
+#include "op.h"
+#include "p2p/p2p.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RX_MPI_ERR_TRUNCATE 15 /* MPI classes carried in request status */
+#define RX_MPI_ERR_INTERN 17
+
+static rx_coll_exec_t rx_blocking_exec;
+static int rx_blocking_busy;
+static rx_coll_exec_t *rx_active;   /* running nonblocking collectives */
+static int rx_in_hook;
+
+void rx_coll_reduce_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, void *inout,
+                          size_t count)
+{
+    if (dt->contig || !op->predefined) {
+        rx_opobj_apply(op, dt, in, inout, count);
+        return;
+    }
+    /* non-contiguous layout: combine the data blocks of each element */
+    const rx_dtype_t *b = rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, dt->basic));
+    for (size_t e = 0; e < count; e++)
+        for (int k = 0; k < dt->nblocks; k++) {
+            size_t o = e * (size_t)dt->extent + (size_t)dt->blocks[k].off;
+            rx_op_apply(op->predefined, dt->basic, (const char *)in + o, (char *)inout + o,
+                        dt->blocks[k].len / b->size);
+        }
+}
+
+rx_coll_exec_t *rx_coll_exec_get(int blocking)
+{
+    rx_coll_exec_t *e;
+    if (blocking && !rx_blocking_busy) {
+        e = &rx_blocking_exec;
+        rx_blocking_busy = 1;
+        /* keep the arrays and scratch between calls */
+        rx_sched_t s = e->s;
+        rx_req_t **reqs = e->reqs;
+        int reqcap = e->reqcap;
+        void *tmp = e->tmp_alloc;
+        size_t tcap = e->tmp_cap;
+        memset(e, 0, sizeof *e);
+        e->s = s;
+        e->reqs = reqs;
+        e->reqcap = reqcap;
+        e->tmp_alloc = tmp;
+        e->tmp_cap = tcap;
+        return e;
+    }
+    e = calloc(1, sizeof *e);
+    return e;
+}
+
+rx_coll_exec_t *rx_coll_exec_for(rx_comm_t *c, int kind, int blocking)
+{
+    rx_coll_exec_t *e = rx_coll_exec_get(blocking);
+    if (!e)
+        return NULL;
+    e->c = c;
+    e->args.kind = kind;
+    e->args.p = c->size;
+    e->args.rank = c->rank;
+    e->args.unit = 1;
+    e->args.commute = 1;
+    return e;
+}
+
+void rx_coll_exec_put(rx_coll_exec_t *e)
+{
+    for (int i = 0; i < 3; i++)
+        free(e->stage[i]);
+    free(e->unp);
+    free(e->vec);
+    free(e->nodemap);
+    e->unp = NULL;
+    e->vec = NULL;
+    e->nodemap = NULL;
+    memset(e->stage, 0, sizeof e->stage);
+    if (e == &rx_blocking_exec) {
+        /* big scratch is not worth keeping */
+        if (e->tmp_cap > (1u << 20)) {
+            free(e->tmp_alloc);
+            e->tmp_alloc = NULL;
+            e->tmp_cap = 0;
+        }
+        rx_blocking_busy = 0;
+        return;
+    }
+    free(e->tmp_alloc);
+    free(e->reqs);
+    rx_sched_free(&e->s);
+    free(e);
+}
+
+/* Copy the data blocks of count elements between two memory layouts. */
+static void rx_copy_blocks(const rx_dtype_t *dt, const char *src, char *dst, size_t count)
+{
+    for (size_t e = 0; e < count; e++)
+        for (int k = 0; k < dt->nblocks; k++) {
+            size_t o = e * (size_t)dt->extent + (size_t)dt->blocks[k].off;
+            memcpy(dst + o, src + o, dt->blocks[k].len);
+        }
+}
+
+static void rx_exec_unpack(rx_coll_exec_t *e)
+{
+    for (int i = 0; i < e->nunp; i++) {
+        rx_coll_unpack_t *u = &e->unp[i];
+        if (u->span)
+            rx_copy_blocks(u->dt, e->buf[RX_SB_OUT] + u->off - e->span_lb, u->dst, u->count);
+        else
+            rx_dtype_unpack(u->dt, e->buf[RX_SB_OUT] + u->off, u->count * u->dt->wire, u->dst);
+    }
+}
+
+static int rx_exec_reqs(rx_coll_exec_t *e, int n)
+{
+    if (n <= e->reqcap)
+        return RX_OK;
+    int cap = n < 8 ? 8 : n;
+    rx_req_t **r = realloc(e->reqs, sizeof *r * (size_t)cap);
+    if (!r)
+        return RX_ERR_NOMEM;
+    e->reqs = r;
+    e->reqcap = cap;
+    return RX_OK;
+}
+
+static int rx_exec_prepare(rx_coll_exec_t *e)
+{
+    int rc = rx_coll_select(e);
+    if (rc == RX_OK)
+        rc = rx_sched_build(&e->s, &e->args);
+    if (rc != RX_OK)
+        return rc;
+    if (e->s.tmp_bytes > e->tmp_cap) {
+        free(e->tmp_alloc);
+        e->tmp_alloc = malloc(e->s.tmp_bytes);
+        e->tmp_cap = e->tmp_alloc ? e->s.tmp_bytes : 0;
+        if (!e->tmp_alloc)
+            return RX_ERR_NOMEM;
+    }
+    e->buf[RX_SB_TMP] = e->tmp_alloc;
+    /* the most transfers of any round */
+    int most = 0;
+    for (uint32_t i = 0; i < e->s.nround; i++) {
+        uint32_t end = i + 1 < e->s.nround ? e->s.round[i + 1] : e->s.nstep;
+        if ((int)(end - e->s.round[i]) > most)
+            most = (int)(end - e->s.round[i]);
+    }
+    if ((rc = rx_exec_reqs(e, most)) != RX_OK)
+        return rc;
+    e->tag = rx_coll_tag(e->c);
+    e->round = 0;
+    e->posted = 0;
+    return RX_OK;
+}
+
+static uint32_t rx_round_end(const rx_coll_exec_t *e, uint32_t i)
+{
+    return i + 1 < e->s.nround ? e->s.round[i + 1] : e->s.nstep;
+}
+
+static int rx_exec_post(rx_coll_exec_t *e)
+{
+    uint32_t beg = e->s.round[e->round], end = rx_round_end(e, e->round);
+    rx_comm_t *c = e->c;
+    e->nreq = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int want = pass == 0 ? RX_SOP_RECV : RX_SOP_SEND;
+        for (uint32_t j = beg; j < end; j++) {
+            const rx_sched_step_t *st = &e->s.step[j];
+            if (st->op != want)
+                continue;
+            char *p = e->buf[st->buf] + st->off;
+            if (want == RX_SOP_SEND) {
+                int rc = rx_p2p_send_try(p, st->bytes, c, st->peer, e->tag, c->ctx + 1);
+                if (rc == RX_OK)
+                    continue;
+                if (rc != RX_ERR_AGAIN)
+                    return rc;
+            }
+            rx_req_t *r = rx_req_alloc(want == RX_SOP_SEND ? RX_REQ_SEND : RX_REQ_RECV);
+            if (!r)
+                return RX_ERR_NOMEM;
+            r->buf = p;
+            r->bytes = st->bytes;
+            r->peer = st->peer;
+            r->tag = e->tag;
+            r->comm = c;
+            r->ctx = c->ctx + 1;
+            int rc = want == RX_SOP_SEND ? rx_p2p_isend(r) : rx_p2p_irecv(r);
+            if (rc != RX_OK) {
+                rx_req_release(r);
+                return rc;
+            }
+            e->reqs[e->nreq++] = r;
+        }
+    }
+    e->posted = 1;
+    return RX_OK;
+}
+
+static void rx_exec_local(rx_coll_exec_t *e)
+{
+    uint32_t beg = e->s.round[e->round], end = rx_round_end(e, e->round);
+    for (uint32_t j = beg; j < end; j++) {
+        const rx_sched_step_t *st = &e->s.step[j];
+        char *a = e->buf[st->buf] + st->off, *b = e->buf[st->buf2] + st->off2;
+        if (st->op == RX_SOP_COPY) {
+            if (a != b)
+                memmove(b, a, st->bytes);
+        } else if (st->op == RX_SOP_REDUCE) {
+            size_t n = e->span_bytes && st->bytes == e->span_bytes ? e->span_count
+                                                                    : st->bytes / e->args.unit;
+            rx_coll_reduce_apply(e->op, e->dt, a - e->span_lb, b - e->span_lb, n);
+        }
+    }
+}
+
+/* Move e on as far as it goes without waiting: 1 when finished. */
+static int rx_exec_advance(rx_coll_exec_t *e)
+{
+    while (e->round < e->s.nround) {
+        if (!e->posted) {
+            int rc = rx_exec_post(e);
+            if (rc != RX_OK) {
+                e->err = rc;
+                return 1;
+            }
+        }
+        for (int i = 0; i < e->nreq; i++)
+            if (!e->reqs[i]->complete)
+                return 0;
+        for (int i = 0; i < e->nreq; i++) {
+            if (e->reqs[i]->st_error && !e->err)
+                e->err = e->reqs[i]->st_error == RX_MPI_ERR_TRUNCATE ? RX_ERR_TRUNCATE : RX_ERR_IO;
+            rx_req_release(e->reqs[i]);
+        }
+        e->nreq = 0;
+        if (e->err)
+            return 1;
+        rx_exec_local(e);
+        e->round++;
+        e->posted = 0;
+    }
+    return 1;
+}
+
+static int rx_exec_reqs_done(const rx_coll_exec_t *e)
+{
+    for (int i = 0; i < e->nreq; i++)
+        if (!e->reqs[i]->complete)
+            return 0;
+    return 1;
+}
+
+int rx_coll_run(rx_coll_exec_t *e)
+{
+    int rc = rx_exec_prepare(e);
+    if (rc == RX_OK) {
+        while (!rx_exec_advance(e))
+            RX_WAIT_UNTIL(rx_exec_reqs_done(e));
+        rc = e->err;
+        if (rc == RX_OK)
+            rx_exec_unpack(e);
+    }
+    rx_coll_exec_put(e);
+    return rc;
+}
+
+static void rx_exec_finish(rx_coll_exec_t *e)
+{
+    rx_req_t *r = e->req;
+    if (e->err)
+        r->st_error = e->err == RX_ERR_TRUNCATE ? RX_MPI_ERR_TRUNCATE : RX_MPI_ERR_INTERN;
+    else
+        rx_exec_unpack(e);
+    r->coll = NULL;
+    rx_coll_exec_put(e);
+    rx_req_complete(r);
+}
+
+static int rx_coll_hook(void)
+{
+    if (rx_in_hook || !rx_active)
+        return 0;
+    rx_in_hook = 1;
+    int n = 0;
+    rx_coll_exec_t **pp = &rx_active;
+    while (*pp) {
+        rx_coll_exec_t *e = *pp;
+        uint32_t round = e->round;
+        if (rx_exec_advance(e)) {
+            *pp = e->next;
+            rx_exec_finish(e);
+            n++;
+            continue;
+        }
+        n += e->round != round;
+        pp = &e->next;
+    }
+    rx_in_hook = 0;
+    return n;
+}
+
+int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out)
+{
+    rx_req_t *r = rx_req_alloc(RX_REQ_COLL);
+    if (!r) {
+        rx_coll_exec_put(e);
+        return RX_ERR_NOMEM;
+    }
+    int rc = rx_exec_prepare(e);
+    if (rc == RX_OK && rx_progress_hook_add(rx_coll_hook) != 0) {
+        rx_log_error("no progress hook slot for nonblocking collectives");
+        rc = RX_ERR_INTERN;
+    }
+    if (rc != RX_OK) {
+        rx_req_release(r);
+        rx_coll_exec_put(e);
+        return rc;
+    }
+    r->comm = e->c;
+    r->coll = e;
+    e->req = r;
+    /* queue at the tail: collectives of one communicator start in call order */
+    rx_coll_exec_t **pp = &rx_active;
+    while (*pp)
+        pp = &(*pp)->next;
+    e->next = NULL;
+    *pp = e;
+    /* the first round goes out now, so peers can start */
+    if (!rx_in_hook) {
+        rx_in_hook = 1;
+        if (rx_exec_advance(e)) {
+            for (pp = &rx_active; *pp != e; pp = &(*pp)->next)
+                ;
+            *pp = e->next;
+            rx_exec_finish(e);
+        }
+        rx_in_hook = 0;
+    }
+    *out = r;
+    return RX_OK;
+}

@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: MIT
+ * Collectives that move data: gather(v), scatter(v), allgather(v),
+ * alltoall(v, w), blocking and nonblocking. Buffers of raw types are used
+ * where they lie; other types are packed into staging buffers whose block
+ * offsets are the element displacements times the packed element size
+ * (raw types have packed size = extent, so one formula serves both). */
+#include "coll_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RX_NO_MEM(e, fn) rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
+
+/* Per-rank counts and displacements (elements) as wire bytes in e->vec:
+ * counts at [base], displs at [base + p]. Returns the extent of the area
+ * they cover, or (uint64_t)-1 for a negative count. */
+static uint64_t rx_vec(rx_coll_exec_t *e, int base, const int *counts, const int *displs,
+                       size_t wire)
+{
+    int p = e->c->size;
+    uint64_t end = 0;
+    for (int i = 0; i < p; i++) {
+        if (counts[i] < 0)
+            return (uint64_t)-1;
+        e->vec[base + i] = (uint64_t)counts[i] * wire;
+        e->vec[base + p + i] = (uint64_t)(int64_t)displs[i] * wire;
+        uint64_t hi = e->vec[base + p + i] + e->vec[base + i];
+        if (counts[i] && hi > end)
+            end = hi;
+    }
+    return end;
+}
+
+static int rx_unpack_v(rx_coll_exec_t *e, void *buf, const int *counts, const int *displs,
+                       const rx_dtype_t *dt)
+{
+    for (int i = 0; i < e->c->size; i++)
+        if (counts[i] &&
+            rx_coll_out_block(e, (char *)buf + (intptr_t)displs[i] * dt->extent, (size_t)counts[i],
+                              dt, (uint64_t)(int64_t)displs[i] * dt->wire, 0) != RX_OK)
+            return RX_ERR_NOMEM;
+    return RX_OK;
+}
+
+/* ---- gather / gatherv ------------------------------------------------------ */
+
+static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, const int *recvcounts, const int *displs,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
+                     const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = sendbuf == MPI_IN_PLACE, v = recvcounts != NULL || displs != NULL;
+    if (in_place && !is_root)
+        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
+    rx_dtype_t *sdt = NULL, *rdt = NULL;
+    if (!in_place) {
+        RX_COLL_SIDE(c, sendbuf, sendcount, d, sendtype, fn);
+        sdt = d;
+    }
+    if (is_root) {
+        RX_GET_DTYPE(d, c, recvtype, fn);
+        rdt = d;
+        if (v && (!recvcounts || !displs))
+            return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
+        if (!v)
+            RX_CHECK_COUNT(c, recvcount, fn);
+    }
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_GATHER, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    e->args.root = root;
+    e->args.bytes = in_place ? 0 : (uint64_t)sendcount * sdt->wire;
+    if (is_root) {
+        uint64_t rblk = (uint64_t)recvcount * rdt->wire, end = rblk * (uint64_t)p;
+        if (v) {
+            if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
+                return RX_NO_MEM(e, fn);
+            if ((end = rx_vec(e, 0, recvcounts, displs, rdt->wire)) == (uint64_t)-1)
+                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative receive count");
+            e->args.rcounts = e->vec;
+            e->args.rdispls = e->vec + p;
+            rblk = e->vec[root];
+        }
+        if (!recvbuf && end)
+            return rx_coll_fail(e, MPI_ERR_BUFFER, fn, "recvbuf is NULL");
+        if (!in_place && e->args.bytes > rblk)
+            return rx_coll_fail(e, MPI_ERR_TRUNCATE, fn, "the root's block is larger than its slot");
+        uint64_t own = v ? e->vec[p + root] : rblk * (uint64_t)root;
+        char *out = rx_coll_out(e, 1, recvbuf, end, rdt);
+        if (!out)
+            return RX_NO_MEM(e, fn);
+        if (out != recvbuf) {
+            int ok = v ? rx_unpack_v(e, recvbuf, recvcounts, displs, rdt)
+                       : rx_coll_out_block(e, recvbuf, (size_t)recvcount * (size_t)p, rdt, 0, 0);
+            if (ok != RX_OK)
+                return RX_NO_MEM(e, fn);
+            if (in_place) /* the root's own block is in the user buffer */
+                rx_dtype_pack(rdt, (char *)recvbuf + (own / rdt->wire) * (uint64_t)rdt->extent,
+                              rblk / rdt->wire, out + own);
+        }
+        e->buf[RX_SB_OUT] = out;
+        if (in_place) {
+            e->args.bytes = rblk;
+            e->buf[RX_SB_IN] = out + own;
+        }
+    }
+    if (!in_place && !(e->buf[RX_SB_IN] = rx_coll_in(e, 0, sendbuf, (size_t)sendcount, sdt)))
+        return RX_NO_MEM(e, fn);
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                     comm, NULL, "MPI_Gather");
+}
+RX_ALIAS(Gather)
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                     root, comm, NULL, "MPI_Gatherv");
+}
+RX_ALIAS(Gatherv)
+
+/* ---- scatter / scatterv -------------------------------------------------- */
+
+static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
+                      const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
+                      const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = recvbuf == MPI_IN_PLACE, v = sendcounts != NULL || displs != NULL;
+    if (in_place && !is_root)
+        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
+    rx_dtype_t *sdt = NULL, *rdt = NULL;
+    if (!in_place) {
+        RX_COLL_SIDE(c, recvbuf, recvcount, d, recvtype, fn);
+        rdt = d;
+    }
+    if (is_root) {
+        RX_GET_DTYPE(d, c, sendtype, fn);
+        sdt = d;
+        if (v && (!sendcounts || !displs))
+            return rx_mpi_err(c, MPI_ERR_ARG, fn, "sendcounts or displs is NULL");
+        if (!v)
+            RX_CHECK_COUNT(c, sendcount, fn);
+    }
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_SCATTER, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    e->args.root = root;
+    e->args.bytes = in_place ? 0 : (uint64_t)recvcount * rdt->wire;
+    if (is_root) {
+        uint64_t sblk = (uint64_t)sendcount * sdt->wire, own = sblk * (uint64_t)root;
+        if (v) {
+            if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
+                return RX_NO_MEM(e, fn);
+            if (rx_vec(e, 0, sendcounts, displs, sdt->wire) == (uint64_t)-1)
+                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative send count");
+            e->args.scounts = e->vec;
+            e->args.sdispls = e->vec + p;
+            sblk = e->vec[root];
+            own = e->vec[p + root];
+        }
+        if (!in_place && sblk > e->args.bytes)
+            return rx_coll_fail(e, MPI_ERR_TRUNCATE, fn, "the root's block is larger than its buffer");
+        char *in;
+        if (!sendbuf && (sblk != 0 || v))
+            for (int i = 0; i < p; i++)
+                if (v ? e->vec[i] != 0 : i == 0)
+                    return rx_coll_fail(e, MPI_ERR_BUFFER, fn, "sendbuf is NULL");
+        if (rx_dtype_wire_is_raw(sdt)) {
+            in = (char *)sendbuf;
+        } else {
+            uint64_t end = 0;
+            for (int i = 0; i < p; i++) {
+                uint64_t hi = v ? e->vec[p + i] + e->vec[i] : sblk * (uint64_t)(i + 1);
+                end = hi > end ? hi : end;
+            }
+            if (!(in = e->stage[0] = malloc(end ? end : 1)))
+                return RX_NO_MEM(e, fn);
+            for (int i = 0; i < p; i++) {
+                uint64_t n = (v ? e->vec[i] : sblk) / sdt->wire;
+                uint64_t off = v ? e->vec[p + i] : sblk * (uint64_t)i;
+                rx_dtype_pack(sdt, (const char *)sendbuf + (off / sdt->wire) * (uint64_t)sdt->extent,
+                              n, in + off);
+            }
+        }
+        e->buf[RX_SB_IN] = in;
+        if (in_place) {
+            e->args.bytes = sblk;
+            e->buf[RX_SB_OUT] = in + own;
+        }
+    }
+    if (!in_place) {
+        char *out = rx_coll_out(e, 1, recvbuf, e->args.bytes, rdt);
+        if (!out || rx_coll_out_block(e, recvbuf, (size_t)recvcount, rdt, 0, 0) != RX_OK)
+            return RX_NO_MEM(e, fn);
+        e->buf[RX_SB_OUT] = out;
+    }
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return rx_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                      comm, NULL, "MPI_Scatter");
+}
+RX_ALIAS(Scatter)
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    return rx_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                      root, comm, NULL, "MPI_Scatterv");
+}
+RX_ALIAS(Scatterv)
+
+/* ---- allgather / allgatherv ------------------------------------------------ */
+
+static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, const int *recvcounts, const int *displs,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int p = c->size, me = c->rank, in_place = sendbuf == MPI_IN_PLACE;
+    int v = recvcounts != NULL || displs != NULL;
+    RX_GET_DTYPE(rdt, c, recvtype, fn);
+    if (v && (!recvcounts || !displs))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
+    if (!v)
+        RX_CHECK_COUNT(c, recvcount, fn);
+    rx_dtype_t *sdt = NULL;
+    if (!in_place) {
+        RX_COLL_SIDE(c, sendbuf, sendcount, d, sendtype, fn);
+        sdt = d;
+    }
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLGATHER, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    uint64_t rblk = (uint64_t)recvcount * rdt->wire, end = rblk * (uint64_t)p, own = rblk * (uint64_t)me;
+    if (v) {
+        if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
+            return RX_NO_MEM(e, fn);
+        if ((end = rx_vec(e, 0, recvcounts, displs, rdt->wire)) == (uint64_t)-1)
+            return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative receive count");
+        e->args.rcounts = e->vec;
+        e->args.rdispls = e->vec + p;
+        rblk = e->vec[me];
+        own = e->vec[p + me];
+    }
+    if (!recvbuf && end)
+        return rx_coll_fail(e, MPI_ERR_BUFFER, fn, "recvbuf is NULL");
+    e->args.bytes = rblk;
+    if (!in_place && (uint64_t)sendcount * sdt->wire != rblk)
+        return rx_coll_fail(e, MPI_ERR_TRUNCATE, fn, "send size differs from the receive block");
+    char *out = rx_coll_out(e, 1, recvbuf, end, rdt);
+    if (!out)
+        return RX_NO_MEM(e, fn);
+    if (out != recvbuf) {
+        int ok = v ? rx_unpack_v(e, recvbuf, recvcounts, displs, rdt)
+                   : rx_coll_out_block(e, recvbuf, (size_t)recvcount * (size_t)p, rdt, 0, 0);
+        if (ok != RX_OK)
+            return RX_NO_MEM(e, fn);
+        if (in_place)
+            rx_dtype_pack(rdt, (char *)recvbuf + (own / rdt->wire) * (uint64_t)rdt->extent,
+                          rblk / rdt->wire, out + own);
+    }
+    e->buf[RX_SB_OUT] = out;
+    e->buf[RX_SB_IN] = in_place ? out + own : rx_coll_in(e, 0, sendbuf, (size_t)sendcount, sdt);
+    if (!e->buf[RX_SB_IN])
+        return RX_NO_MEM(e, fn);
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                        comm, NULL, "MPI_Allgather");
+}
+RX_ALIAS(Allgather)
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                        comm, NULL, "MPI_Allgatherv");
+}
+RX_ALIAS(Allgatherv)
+
+/* ---- alltoall, alltoallv, alltoallw ------------------------------------------ */
+
+/* One side of an all-to-all: per-peer counts, byte displacements and types
+ * (uniform forms fill the arrays). */
+typedef struct rx_a2a_side {
+    const int *counts, *displs;   /* displs in elements (v) or bytes (w) */
+    const MPI_Datatype *types;
+    int count;                    /* uniform form */
+    MPI_Datatype type;
+} rx_a2a_side_t;
+
+/* Fill e->vec[base..] with wire counts and offsets; pack (input) or list
+ * unpack blocks (output). Returns the wire buffer, NULL on failure (*cls). */
+static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, void *buf,
+                         int input, int w, int *cls, const char *fn)
+{
+    int p = e->c->size, raw = 1;
+    *cls = MPI_ERR_NO_MEM;
+    const rx_dtype_t **dts = calloc((size_t)p, sizeof *dts);
+    if (!dts)
+        return NULL;
+    uint64_t end = 0, pos = 0;
+    for (int i = 0; i < p; i++) {
+        dts[i] = rx_dtype_get(sd->types ? sd->types[i] : sd->type);
+        int n = sd->counts ? sd->counts[i] : sd->count;
+        if (!dts[i] || !dts[i]->committed || n < 0) {
+            *cls = !dts[i] || !dts[i]->committed ? MPI_ERR_TYPE : MPI_ERR_COUNT;
+            rx_mpi_err(e->c, *cls, fn, "%s for rank %d", n < 0 ? "negative count" : "invalid datatype", i);
+            free(dts);
+            return NULL;
+        }
+        raw &= rx_dtype_wire_is_raw(dts[i]);
+        e->vec[base + i] = (uint64_t)n * dts[i]->wire;
+    }
+    if (!buf && p > 0) {
+        for (int i = 0; i < p; i++)
+            if (e->vec[base + i]) {
+                *cls = MPI_ERR_BUFFER;
+                rx_mpi_err(e->c, *cls, fn, "%s is NULL", input ? "sendbuf" : "recvbuf");
+                free(dts);
+                return NULL;
+            }
+    }
+    /* user offsets of each block; wire offsets equal them for raw data */
+    for (int i = 0; i < p; i++) {
+        uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
+                          : (uint64_t)(int64_t)(sd->displs ? sd->displs[i] : i * sd->count) *
+                                (uint64_t)dts[i]->extent;
+        e->vec[base + p + i] = raw ? uoff : pos;
+        pos += e->vec[base + i];
+        if (raw && uoff + e->vec[base + i] > end)
+            end = uoff + e->vec[base + i];
+    }
+    char *wire = buf;
+    if (!raw) {
+        end = pos;
+        if (!(wire = malloc(end ? end : 1))) {
+            free(dts);
+            return NULL;
+        }
+        e->stage[input ? 0 : 1] = wire;
+        for (int i = 0; i < p; i++) {
+            uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
+                              : (uint64_t)(int64_t)(sd->displs ? sd->displs[i] : i * sd->count) *
+                                    (uint64_t)dts[i]->extent;
+            size_t n = dts[i]->wire ? e->vec[base + i] / dts[i]->wire : 0;
+            if (input)
+                rx_dtype_pack(dts[i], (const char *)buf + uoff, n, wire + e->vec[base + p + i]);
+            else if (n && rx_coll_out_block(e, (char *)buf + uoff, n, dts[i], e->vec[base + p + i], 0) != RX_OK) {
+                free(dts);
+                return NULL;
+            }
+        }
+    }
+    free(dts);
+    return wire;
+}
+
+static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbuf,
+                       const rx_a2a_side_t *r, int kind, MPI_Comm comm, MPI_Request *req,
+                       const char *fn)
+{
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int p = c->size, in_place = sendbuf == MPI_IN_PLACE, cls;
+    if (kind > 0 && ((!in_place && (!s->counts || !s->displs || (kind == 2 && !s->types))) ||
+                     !r->counts || !r->displs || (kind == 2 && !r->types)))
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "a counts, displacements or types array is NULL");
+    if (!kind) {
+        if (!in_place)
+            RX_CHECK_COUNT(c, s->count, fn);
+        RX_CHECK_COUNT(c, r->count, fn);
+    }
+    rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLTOALL, req);
+    if (!e)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (!(e->vec = malloc(sizeof(uint64_t) * 4 * (size_t)p)))
+        return RX_NO_MEM(e, fn);
+    char *out = rx_a2a_side(e, 2 * p, r, recvbuf, 0, kind == 2, &cls, fn);
+    if (!out) {
+        rx_coll_exec_put(e);
+        return cls == MPI_ERR_NO_MEM ? rx_mpi_err(c, cls, fn, "out of memory") : cls;
+    }
+    char *in;
+    if (in_place) {
+        /* the input is what recvbuf holds now, in the receive layout */
+        rx_a2a_side_t copy = *r;
+        memcpy(e->vec, e->vec + 2 * p, sizeof(uint64_t) * 2 * (size_t)p);
+        void *keep = e->stage[1];
+        e->stage[1] = NULL;
+        in = rx_a2a_side(e, 0, &copy, recvbuf, 1, kind == 2, &cls, fn);
+        e->stage[2] = e->stage[0];
+        e->stage[0] = NULL;
+        e->stage[1] = keep;
+        if (in && in == (char *)recvbuf) {
+            /* raw data: take a copy, the exchange overwrites it */
+            uint64_t end = 0;
+            for (int i = 0; i < p; i++)
+                end = e->vec[p + i] + e->vec[i] > end ? e->vec[p + i] + e->vec[i] : end;
+            if (!(in = e->stage[2] = malloc(end ? end : 1)))
+                return RX_NO_MEM(e, fn);
+            memcpy(in, recvbuf, end);
+        }
+    } else {
+        in = rx_a2a_side(e, 0, s, (void *)sendbuf, 1, kind == 2, &cls, fn);
+    }
+    if (!in) {
+        rx_coll_exec_put(e);
+        return cls == MPI_ERR_NO_MEM ? rx_mpi_err(c, cls, fn, "out of memory") : cls;
+    }
+    e->args.scounts = e->vec;
+    e->args.sdispls = e->vec + p;
+    e->args.rcounts = e->vec + 2 * p;
+    e->args.rdispls = e->vec + 3 * p;
+    if (!kind) {
+        /* uniform blocks: Bruck applies */
+        e->args.bytes = e->vec[0];
+        if (e->vec[0] != e->vec[2 * p])
+            return rx_coll_fail(e, MPI_ERR_TRUNCATE, fn, "send and receive blocks differ in size");
+        int contiguous = 1;
+        for (int i = 0; i < p; i++)
+            contiguous &= e->vec[p + i] == (uint64_t)i * e->vec[0] &&
+                          e->vec[3 * p + i] == (uint64_t)i * e->vec[0];
+        if (contiguous)
+            e->args.scounts = e->args.sdispls = e->args.rcounts = e->args.rdispls = NULL;
+    }
+    e->buf[RX_SB_IN] = in;
+    e->buf[RX_SB_OUT] = out;
+    return rx_coll_go(e, req, fn);
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    rx_a2a_side_t s = {.count = sendcount, .type = sendtype}, r = {.count = recvcount, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, NULL, "MPI_Alltoall");
+}
+RX_ALIAS(Alltoall)
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .type = sendtype};
+    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, NULL, "MPI_Alltoallv");
+}
+RX_ALIAS(Alltoallv)
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .types = sendtypes};
+    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .types = recvtypes};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, NULL, "MPI_Alltoallw");
+}
+RX_ALIAS(Alltoallw)
+
+/* ---- nonblocking forms --------------------------------------------------- */
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Igather");
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                     comm, request, "MPI_Igather");
+}
+RX_ALIAS(Igather)
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Igatherv");
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                     comm, request, "MPI_Igatherv");
+}
+RX_ALIAS(Igatherv)
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iscatter");
+    return rx_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                      comm, request, "MPI_Iscatter");
+}
+RX_ALIAS(Iscatter)
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iscatterv");
+    return rx_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                      comm, request, "MPI_Iscatterv");
+}
+RX_ALIAS(Iscatterv)
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iallgather");
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                        comm, request, "MPI_Iallgather");
+}
+RX_ALIAS(Iallgather)
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Iallgatherv");
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                        comm, request, "MPI_Iallgatherv");
+}
+RX_ALIAS(Iallgatherv)
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ialltoall");
+    rx_a2a_side_t s = {.count = sendcount, .type = sendtype}, r = {.count = recvcount, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, request, "MPI_Ialltoall");
+}
+RX_ALIAS(Ialltoall)
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ialltoallv");
+    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .type = sendtype};
+    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, request, "MPI_Ialltoallv");
+}
+RX_ALIAS(Ialltoallv)
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    RX_NB_REQ(request, "MPI_Ialltoallw");
+    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .types = sendtypes};
+    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .types = recvtypes};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, request, "MPI_Ialltoallw");
+}
+RX_ALIAS(Ialltoallw)

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT
+ * Communicator creation beyond dup and split: MPI_Comm_split_type
+ * (MPI_COMM_TYPE_SHARED), MPI_Comm_create (collective over the parent) and
+ * MPI_Comm_create_group (collective over the group's members only). */
+#include "coll_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_split_type";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    (void)info; /* no info keys are interpreted */
+    if (!newcomm)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn,
+                          "split_type %d not supported (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                          split_type);
+    /* the node index is the same for every rank of a node and differs
+     * between nodes: a colour for MPI_Comm_split */
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : rx_rt.node_of[rx_rt.rank];
+    return PMPI_Comm_split(comm, color, key, newcomm);
+}
+RX_ALIAS(Comm_split_type)
+
+/* Every member of g must be a member of c. */
+static int rx_group_within(const rx_group_t *g, const rx_comm_t *c)
+{
+    for (int i = 0; i < g->size; i++)
+        if (rx_group_rank_of(c->group, g->world[i]) < 0)
+            return 0;
+    return 1;
+}
+
+static rx_group_t *rx_group_lookup(MPI_Group h)
+{
+    return rx_group_get(h);
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    if (!newcomm)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
+    rx_group_t *g = rx_group_lookup(group);
+    if (!g)
+        return rx_mpi_err(c, MPI_ERR_GROUP, fn, "invalid group");
+    if (!rx_group_within(g, c))
+        return rx_mpi_err(c, MPI_ERR_GROUP, fn, "the group has processes outside the communicator");
+    int id, rc = rx_comm_agree_ctx(c, &id);
+    if (rc != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "no free context id");
+    if (g->rank < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    return rx_comm_make(c, g, id, newcomm, fn);
+}
+RX_ALIAS(Comm_create)
+
+/* Context agreement among the group's members only, over a transient
+ * communicator that borrows the parent's collective context with tags far
+ * above any the parent's sequence reaches, one range per user tag. */
+static int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id)
+{
+    rx_comm_t *t = rx_comm_new(g, parent->ctx);
+    if (!t)
+        return RX_ERR_NOMEM;
+    t->coll_seq = 0x30000000u | ((uint32_t)tag & 0x0fffffffu);
+    uint32_t mask[RX_CTX_WORDS];
+    memcpy(mask, rx_ctx_mask(), sizeof mask);
+    rx_coll_exec_t *e = rx_coll_exec_get(1);
+    int rc = RX_ERR_NOMEM;
+    if (e) {
+        const rx_dtype_t *dt = rx_dtype_get(MPI_UINT32_T);
+        e->c = t;
+        e->args.kind = RX_COLL_ALLREDUCE;
+        e->args.p = t->size;
+        e->args.rank = t->rank;
+        e->args.count = RX_CTX_WORDS;
+        e->args.unit = (uint64_t)dt->extent;
+        e->args.commute = 1;
+        e->op = rx_opobj_get(MPI_BAND);
+        e->dt = dt;
+        e->buf[RX_SB_IN] = (char *)mask;
+        e->buf[RX_SB_OUT] = (char *)mask;
+        rc = rx_coll_run(e);
+    }
+    rx_comm_destroy(t);
+    if (rc != RX_OK)
+        return rc;
+    *id = rx_ctx_pick(mask);
+    return *id < 0 ? RX_ERR_NOMEM : RX_OK;
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create_group";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    if (!newcomm)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
+    int rc = rx_mpi_check_tag(c, tag, 0, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rx_group_t *g = rx_group_lookup(group);
+    if (!g)
+        return rx_mpi_err(c, MPI_ERR_GROUP, fn, "invalid group");
+    if (!rx_group_within(g, c))
+        return rx_mpi_err(c, MPI_ERR_GROUP, fn, "the group has processes outside the communicator");
+    if (g->rank < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    int id;
+    if ((rc = rx_group_agree_ctx(c, g, tag, &id)) != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "no free context id");
+    return rx_comm_make(c, g, id, newcomm, fn);
+}
+RX_ALIAS(Comm_create_group)

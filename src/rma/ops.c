@@ -120,7 +120,7 @@ static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const 
 static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int basic,
                      const void *in, uint64_t toff, size_t len, size_t nelem, void *fetched)
 {
-    rx_tl_t *tl = rx_rt.peer_tl[t->world];
+    rx_tl_t *tl = rx_rt.shm_tl; /* TL targets are this node's, reached by its single copy */
     char stackbuf[256];
     char *tmp = len <= sizeof stackbuf ? stackbuf : malloc(len);
     if (!tmp)
@@ -209,7 +209,7 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
     rx_seg_init(&it, op->tdt, op->tcount, rx_whole(op->tdt, acc));
     int64_t soff;
     size_t len, pos = 0;
-    rx_tl_t *tl = rx_rt.peer_tl[t->world];
+    rx_tl_t *tl = rx_rt.shm_tl;
     while (rc == RX_OK && rx_seg_next(&it, &soff, &len)) {
         uint64_t o = toff + (uint64_t)soff;
         if (acc && it.whole)

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT
+ * Collectives beyond the data checks of coll_all:
+ *   - several nonblocking collectives in flight on several communicators (dup, split,
+ *     split_type, create, create_group), completed in an order different from the start;
+ *   - invalid local arguments return the standard class (MPI_ERRORS_RETURN);
+ *   - overlap: Iallreduce of 8 MiB, computation (with MPI_Test now and then), Wait; the
+ *     time left in Wait must be small next to a blocking Allreduce, and the ratio of
+ *     overlapped to sequential time is printed. */
+#include "rxtest.h"
+
+#include <math.h>
+
+static int me, np;
+
+static double now(void) { return MPI_Wtime(); }
+
+static void t_many_comms(void)
+{
+    MPI_Comm dup, half, node, sub, grp;
+    RXT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    RXT_MPI(MPI_Comm_split(MPI_COMM_WORLD, me % 2, -me, &half));
+    RXT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node));
+    int nn;
+    MPI_Comm_size(node, &nn);
+    RXT_CHECK(nn == np, "split_type(shared) on one machine has %d of %d ranks", nn, np);
+    MPI_Group wg, eg;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int *ev = malloc(sizeof(int) * (size_t)np), ne = 0;
+    for (int r = 0; r < np; r += 2)
+        ev[ne++] = r;
+    MPI_Group_incl(wg, ne, ev, &eg);
+    RXT_MPI(MPI_Comm_create(MPI_COMM_WORLD, eg, &sub));
+    RXT_CHECK((me % 2 == 0) == (sub != MPI_COMM_NULL), "Comm_create membership");
+    grp = MPI_COMM_NULL;
+    if (me % 2 == 0)
+        RXT_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, eg, 7, &grp));
+    int hs, hr;
+    MPI_Comm_size(half, &hs);
+    MPI_Comm_rank(half, &hr);
+
+    enum { N = 5000 };
+    int *a = malloc(sizeof(int) * N), *b = malloc(sizeof(int) * N), *c = malloc(sizeof(int) * N);
+    int *d = malloc(sizeof(int) * (size_t)np), x = me + 1, y = 0, z = 0;
+    for (int i = 0; i < N; i++) {
+        a[i] = me + i;
+        c[i] = hr == 0 ? i * 3 : -1;
+    }
+    MPI_Request rq[6];
+    int nr = 0;
+    RXT_MPI(MPI_Iallreduce(a, b, N, MPI_INT, MPI_SUM, dup, &rq[nr++]));
+    RXT_MPI(MPI_Ibcast(c, N, MPI_INT, 0, half, &rq[nr++]));
+    RXT_MPI(MPI_Iallgather(&me, 1, MPI_INT, d, 1, MPI_INT, node, &rq[nr++]));
+    RXT_MPI(MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq[nr++]));
+    if (sub != MPI_COMM_NULL)
+        RXT_MPI(MPI_Iallreduce(&x, &z, 1, MPI_INT, MPI_SUM, sub, &rq[nr++]));
+    int w = 0;
+    if (grp != MPI_COMM_NULL)
+        RXT_MPI(MPI_Iallreduce(&x, &w, 1, MPI_INT, MPI_SUM, grp, &rq[nr++]));
+    /* complete back to front */
+    for (int i = nr - 1; i >= 0; i--)
+        RXT_MPI(MPI_Wait(&rq[i], MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; i++) {
+        long want = (long)np * i + (long)np * (np - 1) / 2;
+        RXT_CHECK(b[i] == want, "iallreduce on dup [%d]", i);
+        RXT_CHECK(c[i] == i * 3, "ibcast on split [%d]", i);
+    }
+    for (int r = 0; r < np; r++)
+        RXT_CHECK(d[r] == r, "iallgather on split_type [%d]=%d", r, d[r]);
+    RXT_CHECK(y == np, "iallreduce max %d", y);
+    int esum = 0;
+    for (int r = 0; r < np; r += 2)
+        esum += r + 1;
+    if (sub != MPI_COMM_NULL)
+        RXT_CHECK(z == esum, "iallreduce on Comm_create result %d want %d", z, esum);
+    if (grp != MPI_COMM_NULL)
+        RXT_CHECK(w == esum, "iallreduce on Comm_create_group result %d want %d", w, esum);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(ev);
+    MPI_Group_free(&eg);
+    MPI_Group_free(&wg);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    if (grp != MPI_COMM_NULL)
+        MPI_Comm_free(&grp);
+    MPI_Comm_free(&node);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&dup);
+}
+
+static void t_errors(void)
+{
+    MPI_Comm c;
+    RXT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    RXT_MPI(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+    int s = 1, r = 0, cls, buf[4] = {0};
+    MPI_Request rq;
+#define EXPECT(call, want)                                                                        \
+    do {                                                                                          \
+        int rc_ = (call);                                                                         \
+        MPI_Error_class(rc_, &cls);                                                               \
+        RXT_CHECK(cls == (want), "%s gave class %d, want %d", #call, cls, want);                  \
+    } while (0)
+    EXPECT(MPI_Allreduce(&s, &r, 1, MPI_INT, MPI_OP_NULL, c), MPI_ERR_OP);
+    EXPECT(MPI_Allreduce(&s, &r, 1, MPI_DATATYPE_NULL, MPI_SUM, c), MPI_ERR_TYPE);
+    EXPECT(MPI_Allreduce(&s, &r, -1, MPI_INT, MPI_SUM, c), MPI_ERR_COUNT);
+    EXPECT(MPI_Allreduce(&s, &r, 1, MPI_FLOAT, MPI_BAND, c), MPI_ERR_OP);
+    EXPECT(MPI_Reduce(&s, &r, 1, MPI_INT, MPI_SUM, np, c), MPI_ERR_ROOT);
+    EXPECT(MPI_Bcast(buf, 1, MPI_INT, -1, c), MPI_ERR_ROOT);
+    EXPECT(MPI_Gather(buf, 1, MPI_INT, buf, 1, MPI_INT, np + 3, c), MPI_ERR_ROOT);
+    EXPECT(MPI_Scatter(buf, 1, MPI_INT, buf, -2, MPI_INT, 0, c), MPI_ERR_COUNT);
+    EXPECT(MPI_Alltoall(buf, -1, MPI_INT, buf, 1, MPI_INT, c), MPI_ERR_COUNT);
+    EXPECT(MPI_Iallreduce(&s, &r, 1, MPI_INT, MPI_OP_NULL, c, &rq), MPI_ERR_OP);
+    EXPECT(MPI_Ibcast(buf, 1, MPI_INT, np, c, &rq), MPI_ERR_ROOT);
+    EXPECT(MPI_Scan(&s, &r, 1, MPI_INT, MPI_REPLACE, c), MPI_ERR_OP);
+    EXPECT(MPI_Comm_split_type(c, 12345, 0, MPI_INFO_NULL, &c), MPI_ERR_ARG);
+    /* the communicator still works after the refusals */
+    RXT_MPI(MPI_Allreduce(&s, &r, 1, MPI_INT, MPI_SUM, c));
+    RXT_CHECK(r == np, "allreduce after errors %d", r);
+    MPI_Comm_free(&c);
+}
+
+static double compute(double *v, int n, int reps, MPI_Request *rq)
+{
+    double acc = 0;
+    for (int k = 0; k < reps; k++) {
+        for (int i = 0; i < n; i++)
+            acc += sqrt(v[i] + k);
+        if (rq && *rq != MPI_REQUEST_NULL) {
+            int flag;
+            MPI_Test(rq, &flag, MPI_STATUS_IGNORE);
+        }
+    }
+    return acc;
+}
+
+static void t_overlap(void)
+{
+    const int n = (8 << 20) / (int)sizeof(double);
+    double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        a[i] = me + i * 1e-3;
+    double work[4096];
+    for (int i = 0; i < 4096; i++)
+        work[i] = i;
+    RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)); /* warm */
+    /* size the computation to about twice the blocking allreduce */
+    RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    double t0 = now();
+    RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    double t_coll = now() - t0;
+    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, &t_coll, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    t0 = now();
+    volatile double sink = compute(work, 4096, 16, NULL);
+    double per = (now() - t0) / 16;
+    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    int reps = (int)(2 * t_coll / per) + 1;
+    RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    t0 = now();
+    sink += compute(work, 4096, reps, NULL);
+    double t_comp = now() - t0;
+    RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    t0 = now();
+    MPI_Request rq;
+    RXT_MPI(MPI_Iallreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq));
+    sink += compute(work, 4096, reps, &rq);
+    double tw = now();
+    RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    double t_wait = now() - tw, t_ovl = now() - t0;
+    (void)sink;
+    double v[3] = {t_wait, t_ovl, t_comp};
+    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    for (int i = 0; i < n; i += 4099) {
+        double want = 0;
+        for (int r = 0; r < np; r++)
+            want += r + i * 1e-3;
+        RXT_CHECK(fabs(b[i] - want) < 1e-6 * fabs(want) + 1e-9, "iallreduce 8 MiB [%d]", i);
+    }
+    if (me == 0)
+        printf("overlap: allreduce %.2f ms, compute %.2f ms, iallreduce+compute+wait %.2f ms "
+               "(wait %.2f ms): ratio %.2f of sequential\n",
+               t_coll * 1e3, v[2] * 1e3, v[1] * 1e3, v[0] * 1e3, v[1] / (t_coll + v[2]));
+    /* the collective progressed during the computation: little is left for Wait */
+    RXT_CHECK(v[0] < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", v[0] * 1e3, t_coll * 1e3);
+    free(a);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    rxt_init(&argc, &argv, "coll_misc");
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    t_many_comms();
+    t_errors();
+    if (np >= 2 && np <= 4)
+        t_overlap();
+    return rxt_finish();
+}

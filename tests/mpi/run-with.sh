@@ -34,7 +34,7 @@ while read -r name src ranks opts; do
     [[ "$name" =~ $filter ]] || continue
     exe="$out/${src%.c}"
     if [ ! -x "$exe" ] || [ "$here/$src" -nt "$exe" ] || [ "$here/rxtest.h" -nt "$exe" ]; then
-        if ! $cc -O2 -g -Wall -Wextra -Werror $xflags -I"$here" "$here/$src" -o "$exe" -lpthread 2>"$out/$name.build.log"; then
+        if ! $cc -O2 -g -Wall -Wextra -Werror $xflags -I"$here" "$here/$src" -o "$exe" -lpthread -lm 2>"$out/$name.build.log"; then
             head -20 "$out/$name.build.log"
             failed+=("$name (build)"); continue
         fi

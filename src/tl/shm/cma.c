@@ -69,7 +69,9 @@ int rx_shm_cma_probe(rx_shm_t *shm, const rx_tl_job_t *job)
 int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
                    uint64_t offset)
 {
-    (void)tl;
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    if (len >= shm->coop_min && shm->coop_in[world_peer])
+        return rx_shm_coop_get(shm, world_peer, local, len, rkey->addr + offset);
     pid_t pid = (pid_t)rkey->key;
     char *dst = local;
     uint64_t src = rkey->addr + offset;

@@ -147,6 +147,7 @@ int rx_shm_segment_create(rx_shm_t *shm, const rx_tl_job_t *job)
         shm->rx[shm->nrx].ctl = &rctl[in];
         shm->rx[shm->nrx].seq = 1;
         shm->rx[shm->nrx].world_src = w;
+        shm->coop_in[w] = &rctl[in].coop;
         shm->nrx++;
         shm->pid_of[w] = shm->ctl[l].pid;
         shm->reach[w] = 1;

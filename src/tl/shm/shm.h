@@ -40,10 +40,33 @@ typedef struct rx_shm_rank_ctl {
     char pad[RX_CACHELINE - 24];
 } rx_shm_rank_ctl_t;
 
+/* Cooperative single copy of one large message from the ring's sender to its
+ * receiver: the receiver describes the transfer here and both sides claim
+ * chunks (receiver: process_vm_readv, sender: process_vm_writev), so two
+ * cores copy at once when the sender is waiting in MPI, and the receiver
+ * alone copies everything when it is not. `next` holds (generation << 32 |
+ * next chunk): a claim names the transfer it belongs to, so a late helper can
+ * never copy for a newer transfer with stale addresses. */
+typedef struct rx_shm_coop {
+    _Atomic uint64_t next;
+    _Atomic uint32_t done;   /* chunks copied, by either side */
+    uint32_t nchunks;
+    uint64_t src;            /* sender's buffer (sender's address space) */
+    uint64_t dst;            /* receiver's buffer */
+    uint64_t len;
+    uint32_t chunk;
+    uint32_t gen;            /* written by the receiver only */
+    char pad[RX_CACHELINE - 48];
+} rx_shm_coop_t;
+
 typedef struct rx_shm_ring_ctl {
     _Atomic uint64_t tail;   /* bytes consumed, written by the consumer only */
     char pad[RX_CACHELINE - 8];
+    rx_shm_coop_t coop;
 } rx_shm_ring_ctl_t;
+
+/* Record type reserved for the transport's own messages (never delivered up). */
+#define RX_SHM_AM_COOP 0xffu
 
 /* A record: 32-byte header, then the payload, padded to 64 bytes. */
 typedef struct rx_shm_rec {
@@ -89,6 +112,8 @@ typedef struct rx_shm {
     int *pid_of;                  /* indexed by world rank */
     unsigned char *reach;         /* indexed by world rank */
     int cma;                      /* single copy enabled node-wide */
+    size_t coop_min, coop_chunk;  /* cooperative copy from this size, in chunks */
+    rx_shm_coop_t **coop_in;      /* by world rank: slot of the ring from that rank */
     uint64_t probe_value;
 } rx_shm_t;
 
@@ -104,6 +129,9 @@ int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const r
                    uint64_t offset);
 int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                    const rx_rkey_t *rkey, uint64_t offset);
+/* coop.c */
+void rx_shm_coop_help(rx_shm_t *shm, int world_src, uint32_t gen);
+int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint64_t remote);
 /* doorbell.c */
 void rx_shm_doorbell_ring(rx_shm_rank_ctl_t *peer);
 void rx_shm_doorbell_sleep(rx_shm_t *shm, int timeout_us);

@@ -64,6 +64,9 @@ static int rx_shm_progress(rx_tl_t *tl)
             r->seq++;
             if (rec->len == RX_SHM_REC_WRAP) {
                 r->pos += shm->ring_size - (r->pos & mask);
+            } else if (__builtin_expect(rec->hdr.type == RX_SHM_AM_COOP, 0)) {
+                rx_shm_coop_help(shm, r->world_src, (uint32_t)rec->hdr.cookie);
+                r->pos += rx_shm_rec_size(rec->len);
             } else {
                 shm->handler(shm->handler_arg, r->world_src, &rec->hdr, rec + 1, rec->len);
                 r->pos += rx_shm_rec_size(rec->len);
@@ -97,6 +100,7 @@ static void rx_shm_fini(rx_tl_t *tl)
     free(shm->rx);
     free(shm->pid_of);
     free(shm->reach);
+    free(shm->coop_in);
     free(shm);
 }
 
@@ -126,6 +130,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->rx = calloc((size_t)job->local_size, sizeof *shm->rx);
     shm->pid_of = calloc((size_t)job->size, sizeof *shm->pid_of);
     shm->reach = calloc((size_t)job->size, 1);
+    shm->coop_in = calloc((size_t)job->size, sizeof *shm->coop_in);
     shm->local_rank = job->local_rank;
     shm->local_size = job->local_size;
     shm->block_waits = job->block_waits;
@@ -133,7 +138,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->handler_arg = job->am_arg;
     rx_tl_t *tl;
     rx_tl_shm_ops_for_test(shm, &tl);
-    int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach) ? RX_OK : RX_ERR_NOMEM;
+    int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach && shm->coop_in) ? RX_OK : RX_ERR_NOMEM;
     if (rc == RX_OK)
         rc = rx_shm_segment_create(shm, job);
     if (rc == RX_OK)
@@ -148,6 +153,9 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     tl->eager_limit = eager < 0 ? 0 : (size_t)eager;
     if (tl->eager_limit > tl->max_am_payload)
         tl->eager_limit = tl->max_am_payload;
+    long long cmin = rx_config()->SHM_COOP_MIN, cch = rx_config()->SHM_COOP_CHUNK;
+    shm->coop_min = cmin <= 0 ? SIZE_MAX : (size_t)cmin;
+    shm->coop_chunk = cch < 4096 ? 4096 : (size_t)cch;
     if (shm->cma) {
         tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT;
         tl->get = rx_shm_cma_get;

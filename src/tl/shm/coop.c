@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT
+ * Cooperative single copy (see rx_shm_coop_t in shm.h). The receiver's get
+ * describes the transfer in the ring's coop slot, asks the sender for help
+ * with a transport-internal record, and claims chunks until none is left;
+ * the sender, when its progress sees the request, claims chunks too. */
+#define _GNU_SOURCE
+#include "shm.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/uio.h>
+
+static inline void rx_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Claim the next chunk of transfer gen; -1 when none is left (or the slot has
+ * moved on to a newer transfer). */
+static int64_t rx_coop_claim(rx_shm_coop_t *c, uint32_t gen, uint32_t nchunks)
+{
+    uint64_t w = atomic_load_explicit(&c->next, memory_order_acquire);
+    for (;;) {
+        if ((uint32_t)(w >> 32) != gen || (uint32_t)w >= nchunks)
+            return -1;
+        if (atomic_compare_exchange_weak_explicit(&c->next, &w, w + 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return (int64_t)(uint32_t)w;
+    }
+}
+
+static int rx_coop_copy(pid_t pid, int write, uint64_t local, uint64_t remote, size_t len)
+{
+    while (len) {
+        struct iovec l = {(void *)(uintptr_t)local, len}, r = {(void *)(uintptr_t)remote, len};
+        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return -1;
+        }
+        local += (uint64_t)n;
+        remote += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+void rx_shm_coop_help(rx_shm_t *shm, int world_src, uint32_t gen)
+{
+    /* we are the sender of the ring towards world_src: its slot is in our tx */
+    rx_shm_coop_t *c = &shm->tx[world_src].ctl->coop;
+    uint64_t w = atomic_load_explicit(&c->next, memory_order_acquire);
+    if ((uint32_t)(w >> 32) != gen)
+        return;
+    uint32_t nchunks = c->nchunks, chunk = c->chunk;
+    uint64_t src = c->src, dst = c->dst, len = c->len;
+    if ((uint32_t)(atomic_load_explicit(&c->next, memory_order_acquire) >> 32) != gen)
+        return; /* fields changed under us: a newer transfer, not ours to help */
+    int64_t k;
+    while ((k = rx_coop_claim(c, gen, nchunks)) >= 0) {
+        uint64_t off = (uint64_t)k * chunk;
+        size_t n = len - off < chunk ? (size_t)(len - off) : chunk;
+        if (rx_coop_copy(shm->pid_of[world_src], 1, src + off, dst + off, n) != 0)
+            rx_log_warn("shm: cooperative write to rank %d failed: %s", world_src, strerror(errno));
+        /* counted even on failure so the receiver never waits forever; it
+         * sees the error through its own reads only if it copies the chunk,
+         * so a failed write is reported above */
+        atomic_fetch_add_explicit(&c->done, 1, memory_order_release);
+    }
+}
+
+int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint64_t remote)
+{
+    rx_shm_coop_t *c = shm->coop_in[world_peer];
+    uint32_t chunk = (uint32_t)shm->coop_chunk;
+    uint32_t nchunks = (uint32_t)((len + chunk - 1) / chunk);
+    uint32_t gen = c->gen + 1;
+    c->gen = gen;
+    c->src = remote;
+    c->dst = (uint64_t)(uintptr_t)local;
+    c->len = len;
+    c->chunk = chunk;
+    c->nchunks = nchunks;
+    atomic_store_explicit(&c->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->next, (uint64_t)gen << 32, memory_order_release);
+    rx_am_hdr_t hdr = {.type = RX_SHM_AM_COOP, .cookie = gen};
+    /* if our ring to the sender is full it simply gets no help */
+    shm->tl.am_send(&shm->tl, world_peer, &hdr, NULL, 0);
+
+    int rc = RX_OK;
+    int64_t k;
+    while ((k = rx_coop_claim(c, gen, nchunks)) >= 0) {
+        uint64_t off = (uint64_t)k * chunk;
+        size_t n = len - off < chunk ? (size_t)(len - off) : chunk;
+        if (rx_coop_copy(shm->pid_of[world_peer], 0, (uint64_t)(uintptr_t)local + off,
+                         remote + off, n) != 0) {
+            rx_log_error("shm: process_vm_readv from rank %d failed: %s", world_peer,
+                         strerror(errno));
+            rc = RX_ERR_IO;
+        }
+        atomic_fetch_add_explicit(&c->done, 1, memory_order_release);
+    }
+    /* the sender may still be copying the chunks it claimed */
+    for (unsigned spins = 0;
+         atomic_load_explicit(&c->done, memory_order_acquire) < nchunks; spins++) {
+        if (spins > 64 && shm->block_waits)
+            sched_yield();
+        else
+            rx_cpu_relax();
+    }
+    return rc;
+}

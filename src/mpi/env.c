@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Environment: init / finalize, versions, timers. */
 #include "mpi_impl.h"
+#include "trace.h"
 #include "boot/boot.h"
 #include "util/log.h"
 #include "util/timer.h"
@@ -29,6 +30,8 @@ static int rx_init_common(int required, int *provided, const char *fn)
         rc = rx_p2p_init();
     if (rc == RX_OK)
         rc = rx_comm_init_predefined();
+    if (rc == RX_OK)
+        rx_mpi_trace_start();
     if (rc != RX_OK) {
         rx_log_error("%s: start-up failed: %s", fn, rx_status_string(rc));
         rx_boot_abort(1, "MPI_Init failed");
@@ -70,6 +73,7 @@ RX_ALIAS(Init_thread)
 int PMPI_Finalize(void)
 {
     RX_CHECK_INIT("MPI_Finalize");
+    rx_mpi_trace_finish();
     rx_bsend_fini();
     int rc = rx_coll_barrier(rx_comm_world());
     rx_p2p_fini();

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Sender side of the protocols. */
 #include "p2p.h"
+#include "trace.h"
 #include "core/rt.h"
 #include "util/config.h"
 #include "util/status.h"
@@ -15,7 +16,10 @@ int rx_p2p_send_try(const void *buf, size_t bytes, const rx_comm_t *comm, int pe
     if (bytes > tl->eager_limit || !rx_pend_empty(world))
         return RX_ERR_AGAIN;
     rx_am_hdr_t hdr = {.type = RX_AM_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag};
-    return tl->am_send(tl, world, &hdr, buf, bytes);
+    int rc = tl->am_send(tl, world, &hdr, buf, bytes);
+    if (rc == RX_OK)
+        rx_trace_count(world, bytes);
+    return rc;
 }
 
 int rx_p2p_isend(rx_req_t *req)
@@ -24,6 +28,7 @@ int rx_p2p_isend(rx_req_t *req)
     rx_tl_t *tl = rx_rt.peer_tl[world];
     int rc;
     req->world_peer = world;
+    rx_trace_count(world, req->bytes);
     rx_am_hdr_t hdr = {.ctx = req->ctx, .src = req->comm->rank, .tag = req->tag,
                        .cookie = (uint64_t)(uintptr_t)req};
     if (req->bytes <= tl->eager_limit) {

@@ -155,13 +155,35 @@ int rx_sched_build(rx_sched_t *s, const rx_sched_args_t *a)
     return rc;
 }
 
-int rx_sched_write(FILE *f, rx_sched_args_t a)
+int rx_sched_parse_name(const char *name, int *kind, int *algo)
+{
+    /* the longest kind that prefixes name, then '-' or '_' and an algorithm */
+    size_t best = 0;
+    for (int k = 0; k < RX_COLL_KINDS; k++) {
+        size_t n = strlen(rx_kind_names[k]), i;
+        for (i = 0; i < n && name[i]; i++) {
+            char x = name[i] == '-' ? '_' : name[i];
+            if (x != rx_kind_names[k][i])
+                break;
+        }
+        if (i == n && (name[n] == '-' || name[n] == '_') && n > best) {
+            int al = rx_coll_algo_parse(name + n + 1);
+            if (al > RX_ALGO_AUTO && al != RX_ALGO_SHM) {
+                best = n;
+                *kind = k;
+                *algo = al;
+            }
+        }
+    }
+    return best ? 0 : -1;
+}
+
+int rx_sched_write(FILE *f, const char *name, rx_sched_args_t a)
 {
     rx_sched_t s;
     rx_sched_init(&s);
     int rc = RX_OK;
-    fprintf(f, "# rdmx schedule v1\nalgorithm %s-%s\n", rx_coll_kind_name(a.kind),
-            rx_coll_algo_name(a.algo));
+    fprintf(f, "# rdmx schedule v1\nalgorithm %s\n", name);
     fprintf(f, "bytes %llu\nnranks %d\n",
             (unsigned long long)(a.bytes ? a.bytes : a.count * a.unit), a.p);
     for (int r = 0; r < a.p && rc == RX_OK; r++) {

@@ -99,8 +99,12 @@ int rx_coll_kind_parse(const char *s);
 int rx_coll_algo_parse(const char *s);
 
 /* Write the schedules of all p ranks as one "nranks" block of the text
- * format (docs/topo.md), built from a (a->rank is ignored). */
-int rx_sched_write(FILE *f, rx_sched_args_t a);
+ * format (docs/topo.md), built from a (a.rank is ignored); name goes on the
+ * "algorithm" line. */
+int rx_sched_write(FILE *f, const char *name, rx_sched_args_t a);
+/* "allreduce-ring", "reduce_scatter-ring", "bcast-scatter-allgather": the
+ * kind, then the algorithm. 0 on success, -1 if unknown. */
+int rx_sched_parse_name(const char *name, int *kind, int *algo);
 
 /* Builder internals (sched.c), used by the sched_*.c builders. */
 void rx_sched_round(rx_sched_t *s);

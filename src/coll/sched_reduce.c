@@ -125,33 +125,58 @@ static int rx_real_rank(int nr, int rem)
 }
 
 /* Recursive doubling (any op): log p exchanges of the whole vector. The
- * accumulator moves between OUT and TMP symbolically, so no copies are
- * needed to keep the lower range on the left. */
+ * accumulator moves between IN, OUT and TMP symbolically, so no copies are
+ * needed to keep the lower range on the left, and the first exchange sends
+ * IN directly (no round of its own for the copy into OUT). */
 static void rx_allreduce_rd(rx_sched_t *s, const rx_sched_args_t *a, uint64_t B)
 {
-    int p = a->p, r = a->rank, p2 = rx_pof2_floor(p), rem = p - p2;
+    int p = a->p, r = a->rank, p2 = rx_pof2_floor(p), rem = p - p2, nr;
     rx_sched_tmp(s, B);
-    rx_sched_round(s);
-    rx_sched_copy(s, RX_SB_IN, 0, RX_SB_OUT, 0, B);
-    int nr = rx_fold(s, p, r, B);
-    int acc = RX_SB_OUT, tmp = RX_SB_TMP;
-    for (int mask = 1; nr >= 0 && mask < p2; mask <<= 1) {
+    if (p == 1) {
+        rx_sched_round(s);
+        rx_sched_copy(s, RX_SB_IN, 0, RX_SB_OUT, 0, B);
+        return;
+    }
+    int acc = RX_SB_IN, tmp = RX_SB_TMP; /* acc IN: OUT not written yet */
+    if (r < 2 * rem) {
+        rx_sched_round(s);
+        if (r % 2 == 0) {
+            rx_sched_send(s, r + 1, RX_SB_IN, 0, B);
+            rx_sched_round(s);
+            rx_sched_recv(s, r + 1, RX_SB_OUT, 0, B);
+            return;
+        }
+        rx_sched_recv(s, r - 1, RX_SB_TMP, 0, B);
+        rx_sched_copy(s, RX_SB_IN, 0, RX_SB_OUT, 0, B);
+        rx_sched_reduce(s, RX_SB_TMP, 0, RX_SB_OUT, 0, B);
+        acc = RX_SB_OUT;
+        nr = r / 2;
+    } else {
+        nr = r - rem;
+    }
+    for (int mask = 1; mask < p2; mask <<= 1) {
         int pn = nr ^ mask, peer = rx_real_rank(pn, rem);
         rx_sched_round(s);
         rx_sched_send(s, peer, acc, 0, B);
         rx_sched_recv(s, peer, tmp, 0, B);
         if (pn < nr) {
+            if (acc == RX_SB_IN) {
+                rx_sched_copy(s, RX_SB_IN, 0, RX_SB_OUT, 0, B);
+                acc = RX_SB_OUT;
+            }
             rx_sched_reduce(s, tmp, 0, acc, 0, B);
         } else {
             rx_sched_reduce(s, acc, 0, tmp, 0, B);
-            int t = acc;
+            int t = acc == RX_SB_IN ? RX_SB_OUT : acc;
             acc = tmp;
             tmp = t;
         }
     }
-    if (nr >= 0)
-        rx_sched_copy(s, acc, 0, RX_SB_OUT, 0, B);
-    rx_unfold(s, p, r, B);
+    rx_sched_copy(s, acc, 0, RX_SB_OUT, 0, B);
+    if (r < 2 * rem) {
+        rx_sched_round(s);
+        rx_sched_send(s, r - 1, RX_SB_OUT, 0, B);
+    }
 }
 
 /* Rabenseifner (commutative ops, count >= p2): recursive-halving

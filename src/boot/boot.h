@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * Bootstrap: the job's key-value store with put / get / fence.
  *
- * The runtime sees only this interface. Today one client implements it: the
- * PMI-1 "simple" wire protocol over the file descriptor named by PMI_FD, which
- * both rdmx-run and MPICH's hydra serve. A PMIx client can implement the same
- * five calls later.
+ * The runtime sees only this interface. Two clients implement it: the PMI-1
+ * "simple" wire protocol over the descriptor named by PMI_FD (rdmx-run, MPICH's
+ * hydra) or over TCP to PMI_PORT (rdmx-run's ranks on other hosts, with the
+ * job's secret), and PMIx (Open MPI's mpirun, srun --mpi=pmix) when PMIX_RANK
+ * is set and the library was built with PMIx.
  *
  * Lifecycle: rx_boot_init -> (put* fence get*)* -> rx_boot_finalize.
  * Keys are at most 63 characters, values at most 1023; values are text (binary

@@ -3,6 +3,7 @@
  * named by PMI_FD (served by rdmx-run and by MPICH's hydra), or a singleton
  * with a local table when no launcher started this process.
  * Not thread-safe: the runtime calls it from one thread during init/finalize. */
+#define _GNU_SOURCE
 #include "boot.h"
 #include "kvs.h"
 #include "pmi1_wire.h"
@@ -12,6 +13,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +36,11 @@ static struct {
     rx_kvs_t *local;      /* singleton's store */
     char rbuf[RX_PMI1_LINE_MAX];
     size_t rlen;          /* bytes buffered in rbuf */
-} rx_boot = {.fd = -1};
+    int tcp;              /* fd is a TCP connection (PMI_PORT) */
+    int wake[2];          /* stops the watcher */
+    pthread_t watcher;
+    int watching;
+} rx_boot = {.fd = -1, .wake = {-1, -1}};
 
 static int rx_boot_env_int(const char *name, long lo, long hi, long *out)
 {
@@ -249,6 +259,117 @@ fail:
     return rc;
 }
 
+/* A rank started on another host talks to its launcher over TCP. Its
+ * launcher cannot signal it, so a thread watches the connection: when the
+ * launcher closes it (the job is ending) or it fails (the host lost the
+ * network, the launcher died), the rank exits instead of running on alone. */
+static void *rx_boot_watch(void *arg)
+{
+    (void)arg;
+    struct pollfd p[2] = {{.fd = rx_boot.fd, .events = POLLRDHUP}, {.fd = rx_boot.wake[0], .events = POLLIN}};
+    for (;;) {
+        int n = poll(p, 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || p[1].revents)
+            return NULL;
+        if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+            static const char msg[] = "rdmx: the connection to the launcher (PMI_PORT) was lost; "
+                                      "the job is over, exiting\n";
+            ssize_t w = write(2, msg, sizeof msg - 1);
+            (void)w;
+            _exit(1);
+        }
+    }
+}
+
+static void rx_boot_tcp_options(int fd)
+{
+    int one = 1, idle = 2, intvl = 1, cnt = 3;
+    unsigned int user_timeout_ms = 6000;
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+/* PMI_PORT=host:port: connect, present PMI_ID and the job's secret
+ * (RDMX_PMI_SECRET), read the server's "cmd=set" lines. Returns the fd. */
+static int rx_boot_connect_port(const char *spec, long *fd_out)
+{
+    char host[256];
+    const char *colon = strrchr(spec, ':');
+    long id;
+    if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof host || !colon[1]) {
+        rx_log_error("bootstrap: PMI_PORT=\"%s\" is not host:port", spec);
+        return RX_ERR_INVAL;
+    }
+    memcpy(host, spec, (size_t)(colon - spec));
+    host[colon - spec] = 0;
+    int rc = rx_boot_env_int("PMI_ID", 0, 1L << 30, &id);
+    if (rc == RX_ERR_NOTFOUND)
+        rc = rx_boot_env_int("PMI_RANK", 0, 1L << 30, &id);
+    if (rc != RX_OK) {
+        rx_log_error("bootstrap: PMI_PORT is set but PMI_ID (or PMI_RANK) is missing");
+        return RX_ERR_INVAL;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res = NULL;
+    int gai = getaddrinfo(host, colon + 1, &hints, &res);
+    if (gai) {
+        rx_log_error("bootstrap: PMI_PORT=%s: %s", spec, gai_strerror(gai));
+        return RX_ERR_INVAL;
+    }
+    int fd = -1, err = 0;
+    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
+            err = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        rx_log_error("bootstrap: cannot connect to the launcher at PMI_PORT=%s: %s", spec,
+                     strerror(err));
+        return RX_ERR_PEER;
+    }
+    rx_boot_tcp_options(fd);
+    rx_boot.fd = fd;
+    rx_boot.rlen = 0;
+    const char *secret = getenv("RDMX_PMI_SECRET");
+    char req[160], reply[RX_PMI1_LINE_MAX];
+    snprintf(req, sizeof req, "cmd=initack pmiid=%ld%s%s\n", id, secret ? " secret=" : "",
+             secret ? secret : "");
+    rc = rx_boot_call(req, "initack", reply, sizeof reply);
+    /* then "cmd=set size=N", "cmd=set rank=R", "cmd=set debug=D" */
+    for (int i = 0; rc == RX_OK && i < 3; i++) {
+        char name[16];
+        long v;
+        if ((rc = rx_boot_recv("set", reply, sizeof reply)) != RX_OK)
+            break;
+        if (rx_pmi1_field_int(reply, "size", &v) == RX_OK && !getenv("PMI_SIZE")) {
+            snprintf(name, sizeof name, "%ld", v);
+            setenv("PMI_SIZE", name, 1);
+        }
+        if (rx_pmi1_field_int(reply, "rank", &v) == RX_OK && !getenv("PMI_RANK")) {
+            snprintf(name, sizeof name, "%ld", v);
+            setenv("PMI_RANK", name, 1);
+        }
+    }
+    rx_boot.fd = -1;
+    if (rc != RX_OK) {
+        rx_log_error("bootstrap: the launcher at PMI_PORT=%s refused this rank (wrong "
+                     "RDMX_PMI_SECRET or PMI_ID?)", spec);
+        close(fd);
+        return rc;
+    }
+    *fd_out = fd;
+    return RX_OK;
+}
+
 int rx_boot_init(rx_boot_info_t *info)
 {
     if (rx_boot.active) {
@@ -272,12 +393,18 @@ int rx_boot_init(rx_boot_info_t *info)
 #endif
     int rc = rx_boot_env_int("PMI_FD", 0, 1L << 20, &fd);
     if (rc == RX_ERR_NOTFOUND) {
-        if (getenv("PMI_PORT")) {
-            rx_log_error("bootstrap: PMI_PORT (a PMI server reached over TCP) is not supported; "
-                         "start the job with rdmx-run or a launcher that passes PMI_FD");
-            return RX_ERR_UNSUPPORTED;
+        const char *port = getenv("PMI_PORT");
+        if (port && *port) {
+            rc = rx_boot_connect_port(port, &fd);
+            if (rc == RX_OK && (rc = rx_boot_init_pmi1(fd, info)) == RX_OK) {
+                rx_boot.tcp = 1;
+                if (pipe2(rx_boot.wake, O_CLOEXEC) == 0 &&
+                    pthread_create(&rx_boot.watcher, NULL, rx_boot_watch, NULL) == 0)
+                    rx_boot.watching = 1;
+            }
+        } else {
+            rc = rx_boot_init_singleton(info);
         }
-        rc = rx_boot_init_singleton(info);
     } else if (rc == RX_OK) {
         rc = rx_boot_init_pmi1(fd, info);
     }
@@ -464,6 +591,17 @@ int rx_boot_finalize(void)
     if (rx_boot.fd >= 0) {
         char reply[RX_PMI1_LINE_MAX];
         rc = rx_boot_call("cmd=finalize\n", "finalize_ack", reply, sizeof reply);
+        if (rx_boot.watching) {
+            ssize_t w = write(rx_boot.wake[1], "x", 1);
+            (void)w;
+            pthread_join(rx_boot.watcher, NULL);
+            rx_boot.watching = 0;
+        }
+        for (int i = 0; i < 2; i++)
+            if (rx_boot.wake[i] >= 0) {
+                close(rx_boot.wake[i]);
+                rx_boot.wake[i] = -1;
+            }
         close(rx_boot.fd);
         rx_boot.fd = -1;
     } else {

@@ -45,7 +45,9 @@ void rx_wait_idle_slow(rx_waiter_t *w)
         sched_yield();
         return;
     }
-    if (rx_rt.shm_tl && rx_rt.shm_tl->sleep) {
+    /* the doorbell wakes for shared-memory messages only: with the network
+     * transport active, sleep in short slices instead */
+    if (rx_rt.shm_tl && rx_rt.shm_tl->sleep && !rx_rt.ofi_tl) {
         rx_rt.shm_tl->sleep(rx_rt.shm_tl, rx_progress_backlog ? 200 : 20000);
     } else {
         struct timespec ts = {0, rx_progress_backlog ? 20000 : 200000};

@@ -265,12 +265,18 @@ not-found)
     expect_err "^rdmx-run: cannot run './no-such-program-here': No such file or directory$"
     ;;
 usage)
-    run --hosts a,b -n 2 true
+    run --hosts 'a b' -n 2 true
     expect_rc 2
-    expect_err 'multi-host launch not supported yet'
-    run --hostfile hosts true
+    expect_err "bad host name 'a b'"
+    run --hostfile ./no-such-hostfile true
     expect_rc 2
-    expect_err 'multi-host launch not supported yet'
+    expect_err "cannot read host file './no-such-hostfile'"
+    run -ppn 2 true
+    expect_rc 2
+    expect_err 'need --hosts or --hostfile'
+    run --launcher rsh --hosts a true
+    expect_rc 2
+    expect_err "--launcher 'rsh' is not supported"
     run -n 0 true
     expect_rc 2
     run --no-such-option true

@@ -123,8 +123,14 @@ static void test_singleton(void)
     CHECK(rx_boot_finalize() == RX_OK);
     CHECK(rx_boot_finalize() == RX_ERR_INVAL);
 
-    setenv("PMI_PORT", "localhost:1234", 1);
-    CHECK(rx_boot_init(&info) == RX_ERR_UNSUPPORTED);
+    /* PMI over TCP: needs PMI_ID (or PMI_RANK) and a server that answers */
+    setenv("PMI_PORT", "127.0.0.1:1", 1);
+    CHECK(rx_boot_init(&info) == RX_ERR_INVAL);
+    setenv("PMI_ID", "0", 1);
+    CHECK(rx_boot_init(&info) == RX_ERR_PEER); /* nothing listens on port 1 */
+    unsetenv("PMI_ID");
+    setenv("PMI_PORT", "no-port-given", 1);
+    CHECK(rx_boot_init(&info) == RX_ERR_INVAL);
     unsetenv("PMI_PORT");
 }
 

@@ -42,6 +42,15 @@ static void rx_run_signal_groups(rx_run_job_t *job, int sig)
             kill(-job->ranks[i].pid, sig);
 }
 
+/* Remote ranks watch their PMI connection: closing it ends them even where
+ * a signal to the local launch command (ssh) would not reach them. */
+static void rx_run_close_remote(rx_run_job_t *job)
+{
+    for (int i = 0; i < job->n; i++)
+        if (job->ranks[i].pmi_tcp)
+            rx_run_pmi_close(&job->ranks[i]);
+}
+
 void rx_run_end_job(rx_run_job_t *job)
 {
     if (job->ending)
@@ -49,6 +58,7 @@ void rx_run_end_job(rx_run_job_t *job)
     job->ending = 1;
     job->kill_at = rx_run_now() + 1.0;
     rx_run_signal_groups(job, SIGTERM);
+    rx_run_close_remote(job);
     rx_run_stdin_close(job);
 }
 
@@ -194,6 +204,7 @@ static void rx_run_signal(rx_run_job_t *job)
             rx_run_set_exit(job, 128 + sig);
             job->fwd_sig = sig;
             rx_run_signal_groups(job, sig);
+            rx_run_close_remote(job);
             job->ending = 1;
             job->kill_at = rx_run_now() + 1.0;
             rx_run_stdin_close(job);
@@ -222,6 +233,9 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
 {
     job->opts = opts;
     job->n = opts->nprocs;
+    job->listen_fd = -1;
+    for (int i = 0; i < RX_RUN_PENDING_MAX; i++)
+        job->pend_conn[i].fd = -1;
     job->stdin_pipe = -1;
     job->watchdog_fd = -1;
     job->watchdog_pid = -1;
@@ -247,6 +261,14 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
         return RX_ERR_INVAL;
     }
 
+    if (opts->hosts) {
+        if (rx_run_hosts_place(job) != RX_OK) {
+            rx_run_msg("out of memory");
+            return RX_ERR_NOMEM;
+        }
+        if (job->any_remote && rx_run_pmi_tcp_open(job) != RX_OK)
+            return RX_ERR_IO;
+    }
     job->ranks = calloc((size_t)job->n, sizeof *job->ranks);
     if (!job->ranks || rx_kvs_create(&job->kvs) != RX_OK) {
         rx_run_msg("out of memory");
@@ -255,6 +277,10 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
     for (int i = 0; i < job->n; i++) {
         job->ranks[i].rank = i;
         job->ranks[i].pmi_fd = job->ranks[i].out.fd = job->ranks[i].err.fd = -1;
+        if (opts->hosts) {
+            job->ranks[i].remote = rx_run_rank_is_remote(job, i);
+            job->host_nlocal[job->host_of[i]]++;
+        }
     }
     if (opts->bind_core && rx_run_bind_plan(job, opts->report_bindings) != RX_OK)
         return RX_ERR_INVAL;
@@ -327,12 +353,13 @@ static int rx_run_streams_open(const rx_run_job_t *job)
 }
 
 /* Which rank and stream each pollfd belongs to. */
-enum { RX_PFD_SIG, RX_PFD_STDIN, RX_PFD_STDIN_PIPE, RX_PFD_PMI, RX_PFD_OUT, RX_PFD_ERR };
+enum { RX_PFD_SIG, RX_PFD_STDIN, RX_PFD_STDIN_PIPE, RX_PFD_PMI, RX_PFD_OUT, RX_PFD_ERR,
+       RX_PFD_LISTEN, RX_PFD_IDENT };
 typedef struct { int kind; int rank; } rx_run_pfd_tag_t;
 
 static void rx_run_loop(rx_run_job_t *job)
 {
-    size_t cap = 3 + 3 * (size_t)job->n;
+    size_t cap = 4 + RX_RUN_PENDING_MAX + 3 * (size_t)job->n;
     struct pollfd *pfd = calloc(cap, sizeof *pfd);
     rx_run_pfd_tag_t *tag = calloc(cap, sizeof *tag);
     double drain_until = 0, deadline = job->opts->timeout_s > 0 ? rx_run_now() + job->opts->timeout_s : 0;
@@ -359,6 +386,9 @@ static void rx_run_loop(rx_run_job_t *job)
             rx_run_set_exit(job, RX_RUN_EXIT_TIMEOUT);
             rx_run_end_job(job);
         }
+        if (job->listen_fd >= 0)
+            rx_run_pmi_tcp_timeouts(job, now);
+        rx_run_pmi_lost_check(job, now);
         if (job->pend_until > 0 && (now >= job->pend_until || job->nlive == 0))
             rx_run_fail_commit(job);
         if (job->ending && job->kill_at > 0 && now >= job->kill_at) {
@@ -380,6 +410,12 @@ static void rx_run_loop(rx_run_job_t *job)
             else if (job->stdin_open)
                 RX_ADD(0, POLLIN, RX_PFD_STDIN, -1);
         }
+        if (job->listen_fd >= 0 && !job->ending) {
+            RX_ADD(job->listen_fd, POLLIN, RX_PFD_LISTEN, -1);
+            for (int i = 0; i < RX_RUN_PENDING_MAX; i++)
+                if (job->pend_conn[i].fd >= 0)
+                    RX_ADD(job->pend_conn[i].fd, POLLIN, RX_PFD_IDENT, -2 - i);
+        }
         for (int i = 0; i < job->n; i++) {
             rx_run_rank_t *r = &job->ranks[i];
             if (r->pmi_fd >= 0)
@@ -399,6 +435,11 @@ static void rx_run_loop(rx_run_job_t *job)
             wake = drain_until;
         if (job->pend_until > 0 && (wake < 0 || job->pend_until < wake))
             wake = job->pend_until;
+        if (job->lost_at > 0 && (wake < 0 || job->lost_at < wake))
+            wake = job->lost_at;
+        for (int i = 0; job->listen_fd >= 0 && i < RX_RUN_PENDING_MAX; i++)
+            if (job->pend_conn[i].fd >= 0 && (wake < 0 || job->pend_conn[i].deadline < wake))
+                wake = job->pend_conn[i].deadline;
         int timeout_ms = wake < 0 ? -1 : (int)((wake - now) * 1000) + 1;
         if (timeout_ms < -1)
             timeout_ms = 0;
@@ -416,6 +457,13 @@ static void rx_run_loop(rx_run_job_t *job)
                 continue;
             rx_run_rank_t *r = tag[k].rank >= 0 ? &job->ranks[tag[k].rank] : NULL;
             switch (tag[k].kind) {
+            case RX_PFD_LISTEN: rx_run_pmi_tcp_accept(job); break;
+            case RX_PFD_IDENT: {
+                rx_run_pend_conn_t *c = &job->pend_conn[-2 - tag[k].rank];
+                if (c->fd == pfd[k].fd)
+                    rx_run_pmi_tcp_ident(job, c);
+                break;
+            }
             case RX_PFD_SIG: rx_run_signal(job); break;
             case RX_PFD_STDIN: rx_run_stdin_input(job); break;
             case RX_PFD_STDIN_PIPE: rx_run_stdin_output(job); break;
@@ -467,6 +515,7 @@ int rx_run_job(const rx_run_opts_t *opts)
             pgids[ng++] = job.ranks[i].pid;
     rx_run_kill_groups(pgids, ng);
     free(pgids);
+    rx_run_pmi_tcp_close(&job);
     rx_run_sweep_shm(job.jobid);
     rx_run_watchdog_done(&job);
     rx_kvs_destroy(job.kvs);

@@ -43,7 +43,8 @@ static void rx_run_usage(FILE *out)
 {
     fprintf(out,
         "Usage: " RX_RUN_NAME " [options] PROGRAM [ARGS...]\n"
-        "Start PROGRAM as an MPI job of N ranks on this host (also installed as mpiexec, mpirun).\n"
+        "Start PROGRAM as an MPI job of N ranks on this host or on the hosts given (also\n"
+        "installed as mpiexec, mpirun).\n"
         "\n"
         "  -n, -np N              number of ranks (default 1); more ranks than cores is allowed\n"
         "  -x VAR[=VAL]           pass VAR to the ranks, set to VAL when given (the whole\n"
@@ -56,6 +57,15 @@ static void rx_run_usage(FILE *out)
         "  --timeout SECONDS      end the job after SECONDS; exit status 124\n"
         "                         (default: $MPIEXEC_TIMEOUT, else none)\n"
         "  --tag-output, -l       prefix every output line with \"[rank] \"\n"
+        "  --hosts H1[:N],H2...   run on these hosts (N slots each, default 1)\n"
+        "  --hostfile, -f FILE    hosts from FILE: \"host\", \"host:N\" or \"host slots=N\"\n"
+        "  -ppn N                 N ranks per host (default: the hosts' slots); -n defaults\n"
+        "                         to the total; ranks fill each host in turn\n"
+        "  --launcher-exec CMD    start remote ranks with CMD, {host} replaced, the program\n"
+        "                         appended (e.g. 'ip netns exec {host}'); default: ssh\n"
+        "                         (also $RDMX_LAUNCH)\n"
+        "  --pmi-addr ADDR        IPv4 address remote ranks reach rdmx-run at (default:\n"
+        "                         the first non-loopback one)\n"
         "  --info                 list every RDMX_* variable with its default and meaning\n"
         "  -h, --help             this text\n"
         "  --version              print the version\n"
@@ -93,6 +103,21 @@ static int rx_run_parse_seconds(const char *s, double *out)
     if (errno || end == s || *end || !(v > 0) || v > 1e9)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* Names set with -x / -genv travel to remote ranks explicitly (ssh). */
+static int rx_run_fwd_env(rx_run_opts_t *o, const char *var)
+{
+    const char **f = realloc(o->fwd_env, sizeof *f * (size_t)(o->nfwd_env + 1));
+    char *copy = strdup(var);
+    if (!f || !copy) {
+        free(copy);
+        fprintf(stderr, RX_RUN_NAME ": out of memory\n");
+        return 1;
+    }
+    o->fwd_env = f;
+    o->fwd_env[o->nfwd_env++] = copy;
     return 0;
 }
 
@@ -155,6 +180,7 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
             if (!(v = RX_VALUE()) || rx_run_parse_int(v, 1, 100000, &n))
                 return rx_run_usage_error("-n needs a number of ranks from 1 to 100000, got '%s'", v ? v : "");
             o->nprocs = (int)n;
+            o->nprocs_set = 1;
         } else if (RX_IS("x")) {
             if (!(v = RX_VALUE()))
                 return rx_run_usage_error("%s needs VAR or VAR=VALUE", a);
@@ -165,17 +191,20 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
                     return rx_run_usage_error("variable name too long in '%s'", v);
                 memcpy(var, v, (size_t)(veq - v));
                 var[veq - v] = 0;
-                if (rx_run_setenv_pair(var, veq + 1))
+                if (rx_run_setenv_pair(var, veq + 1) || rx_run_fwd_env(o, var))
                     return RX_RUN_EXIT_USAGE;
             } else if (!*v) {
                 return rx_run_usage_error("%s needs VAR or VAR=VALUE", a);
-            } /* VAR alone: the ranks inherit the launcher's environment already */
+            } else if (rx_run_fwd_env(o, v)) {
+                /* VAR alone: local ranks inherit it anyway; remote ones get it */
+                return RX_RUN_EXIT_USAGE;
+            }
         } else if (RX_IS("genv") || RX_IS("env")) {
             const char *var = RX_VALUE();
             const char *val = var && i + 1 < argc ? argv[++i] : NULL;
             if (!var || !val)
                 return rx_run_usage_error("%s needs VAR VALUE", a);
-            if (rx_run_setenv_pair(var, val))
+            if (rx_run_setenv_pair(var, val) || rx_run_fwd_env(o, var))
                 return RX_RUN_EXIT_USAGE;
         } else if (RX_IS("genvall") || RX_IS("oversubscribe") || RX_IS("allow-run-as-root")) {
             /* accepted for compatibility: already the behaviour */
@@ -195,11 +224,40 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
                 return rx_run_usage_error("--timeout needs a positive number of seconds, got '%s'", v ? v : "");
         } else if (RX_IS("tag-output") || RX_IS("l") || RX_IS("prepend-rank")) {
             o->tag_output = 1;
-        } else if (RX_IS("hosts") || RX_IS("host") || RX_IS("H") || RX_IS("hostfile") ||
-                   RX_IS("f") || RX_IS("machinefile")) {
-            fprintf(stderr, RX_RUN_NAME ": multi-host launch not supported yet (%s); "
-                            "rdmx-run starts every rank on this host\n", a);
-            return RX_RUN_EXIT_USAGE;
+        } else if (RX_IS("hosts") || RX_IS("host") || RX_IS("H")) {
+            if (!(v = RX_VALUE()))
+                return rx_run_usage_error("%s needs a host list (host[:n],...)", a);
+            if (o->hosts)
+                return rx_run_usage_error("%s: hosts are already given", a);
+            if (rx_run_hosts_parse_list(o, v))
+                return RX_RUN_EXIT_USAGE;
+        } else if (RX_IS("hostfile") || RX_IS("f") || RX_IS("machinefile") ||
+                   RX_IS("default-hostfile")) {
+            if (!(v = RX_VALUE()))
+                return rx_run_usage_error("%s needs a file name", a);
+            if (o->hosts)
+                return rx_run_usage_error("%s: hosts are already given", a);
+            if (rx_run_hosts_parse_file(o, v))
+                return RX_RUN_EXIT_USAGE;
+        } else if (RX_IS("ppn") || RX_IS("perhost") || RX_IS("npernode") || RX_IS("N")) {
+            long n;
+            if (!(v = RX_VALUE()) || rx_run_parse_int(v, 1, 100000, &n))
+                return rx_run_usage_error("%s needs a number of ranks per host", a);
+            o->ppn = (int)n;
+        } else if (RX_IS("launcher-exec") || RX_IS("bootstrap-exec")) {
+            if (!(v = RX_VALUE()) || !*v)
+                return rx_run_usage_error("%s needs a command (e.g. 'ip netns exec {host}')", a);
+            o->launch_tmpl = v;
+        } else if (RX_IS("launcher") || RX_IS("bootstrap") || RX_IS("mca-plm")) {
+            if (!(v = RX_VALUE()))
+                return rx_run_usage_error("%s needs ssh", a);
+            if (strcmp(v, "ssh"))
+                return rx_run_usage_error("--launcher '%s' is not supported (ssh, or "
+                                          "--launcher-exec TEMPLATE)", v);
+        } else if (RX_IS("pmi-addr")) {
+            if (!(v = RX_VALUE()))
+                return rx_run_usage_error("%s needs an IPv4 address", a);
+            o->pmi_addr = v;
         } else {
             return rx_run_usage_error("unknown option '%s'", a);
         }
@@ -212,6 +270,13 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
     if (i >= argc)
         return rx_run_usage_error("%s", "no program given");
     o->argv = argv + i;
+    if (!o->launch_tmpl) {
+        const char *t = getenv("RDMX_LAUNCH");
+        if (t && *t)
+            o->launch_tmpl = t;
+    }
+    if ((o->ppn || o->launch_tmpl) && !o->hosts)
+        return rx_run_usage_error("%s", "-ppn and --launcher-exec need --hosts or --hostfile");
     return -1;
 }
 

@@ -103,9 +103,14 @@ static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line
         rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=bad_key");
         return;
     }
-    /* MPICH reads the rank-to-node map from this key: every rank on one node */
+    /* MPICH reads the rank-to-node map from this key */
     if (!strcmp(key, "PMI_process_mapping")) {
-        rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=(vector,(0,1,%d))", job->n);
+        char map[RX_KVS_VAL_MAX];
+        if (job->host_of)
+            rx_run_process_mapping(job, map, sizeof map);
+        else
+            snprintf(map, sizeof map, "(vector,(0,1,%d))", job->n);
+        rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=%s", map);
         return;
     }
     const char *v = rx_kvs_get(job->kvs, key);
@@ -177,6 +182,29 @@ static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *lin
     }
 }
 
+void rx_run_pmi_lines(rx_run_job_t *job, rx_run_rank_t *r)
+{
+    char *start = r->pmi_buf, *nl;
+    while (r->pmi_fd >= 0 && (nl = memchr(start, '\n', r->pmi_len - (size_t)(start - r->pmi_buf)))) {
+        *nl = 0;
+        rx_run_pmi_line(job, r, start);
+        start = nl + 1;
+    }
+    if (r->pmi_fd < 0)
+        return;
+    r->pmi_len -= (size_t)(start - r->pmi_buf);
+    memmove(r->pmi_buf, start, r->pmi_len);
+    if (r->pmi_len == sizeof r->pmi_buf) {
+        rx_run_msg("rank %d sent a PMI request longer than %d bytes; closing its connection",
+                   r->rank, RX_PMI1_LINE_MAX);
+        rx_run_pmi_close(r);
+    }
+}
+
+/* How long a remote rank's exit may take to show after its PMI connection
+ * broke, before the broken connection itself is reported. */
+#define RX_RUN_LOST_GRACE_S 1.0
+
 void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r)
 {
     while (r->pmi_fd >= 0) {
@@ -186,27 +214,37 @@ void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r)
         if (n < 0 && errno == EAGAIN)
             return;
         if (n <= 0) {
-            /* closed: after finalize, or the rank is exiting (handled when reaped) */
+            /* closed: after finalize, or the rank is exiting (handled when
+             * reaped); over TCP before finalize it may be a lost host */
+            if (r->pmi_tcp && !r->finalized && !r->aborted && !job->ending) {
+                r->pmi_lost = 1;
+                r->lost_err = n < 0 ? errno : 0;
+                if (job->lost_at == 0)
+                    job->lost_at = rx_run_now() + RX_RUN_LOST_GRACE_S;
+            }
             rx_run_pmi_close(r);
             return;
         }
         r->pmi_len += (size_t)n;
-        char *start = r->pmi_buf, *nl;
-        while (r->pmi_fd >= 0 && (nl = memchr(start, '\n', r->pmi_len - (size_t)(start - r->pmi_buf)))) {
-            *nl = 0;
-            rx_run_pmi_line(job, r, start);
-            start = nl + 1;
-        }
-        if (r->pmi_fd < 0)
-            return;
-        r->pmi_len -= (size_t)(start - r->pmi_buf);
-        memmove(r->pmi_buf, start, r->pmi_len);
-        if (r->pmi_len == sizeof r->pmi_buf) {
-            rx_run_msg("rank %d sent a PMI request longer than %d bytes; closing its connection",
-                       r->rank, RX_PMI1_LINE_MAX);
-            rx_run_pmi_close(r);
-            return;
-        }
+        rx_run_pmi_lines(job, r);
     }
 }
 
+void rx_run_pmi_lost_check(rx_run_job_t *job, double now)
+{
+    if (job->lost_at == 0 || now < job->lost_at)
+        return;
+    job->lost_at = 0;
+    for (int i = 0; i < job->n; i++) {
+        rx_run_rank_t *r = &job->ranks[i];
+        if (!r->pmi_lost || r->exited)
+            continue;
+        r->pmi_lost = 0;
+        const char *host = job->opts->hosts ? job->opts->hosts[job->host_of[i]].name : "?";
+        rx_run_fail(job, 1,
+                    "lost the connection to rank %d on host %s (%s) before MPI_Finalize; "
+                    "ending the job", i, host,
+                    r->lost_err ? strerror(r->lost_err) : "closed by the remote side");
+        return;
+    }
+}

@@ -8,6 +8,8 @@
  *   spawn.c    fork/exec of one rank: descriptors, environment, binding
  *   bind.c     --bind-to core: the per-rank CPU sets, from hwloc
  *   pmi_serve.c the PMI-1 "simple" server over each rank's socketpair
+ *   pmi_tcp.c  the same server over TCP for ranks on other hosts (PMI_PORT)
+ *   hosts.c    --hosts / --hostfile, placement, the remote launch command
  *   iofwd.c    stdout/stderr lines out, stdin in
  *   cleanup.c  the watchdog that outlives a killed launcher; /dev/shm sweep */
 #ifndef RX_RUN_H
@@ -31,8 +33,24 @@ enum {
     RX_RUN_EXIT_NOTFOUND = 127 /* program not found */
 };
 
+#define RX_RUN_HOST_MAX 256
+#define RX_RUN_PENDING_MAX 64
+
+typedef struct rx_run_host {
+    char name[RX_RUN_HOST_MAX];
+    int slots;
+} rx_run_host_t;
+
 typedef struct rx_run_opts {
     int nprocs;
+    int nprocs_set;       /* -n given */
+    rx_run_host_t *hosts; /* --hosts / --hostfile; NULL: everything here */
+    int nhosts;
+    int ppn;              /* -ppn: ranks per host (0: the hosts' slots) */
+    const char *launch_tmpl; /* --launcher-exec / RDMX_LAUNCH; NULL: ssh */
+    const char *pmi_addr; /* --pmi-addr: where remote ranks reach the launcher */
+    const char **fwd_env; /* names set by -x / -genv, passed through ssh */
+    int nfwd_env;
     int bind_core;        /* --bind-to core */
     int report_bindings;
     int tag_output;
@@ -58,9 +76,21 @@ typedef struct rx_run_rank {
     int in_spawn_cmd;     /* inside a multi-line "mcmd=spawn" request */
     rx_run_stream_t out, err;
     int initialized, finalized, in_barrier;
+    int remote;           /* started through the launch command, PMI over TCP */
+    int pmi_tcp;          /* pmi_fd is an identified TCP connection */
+    int pmi_lost;         /* that connection failed before PMI finalize */
+    int lost_err;         /* its errno (0: closed) */
     int aborted;          /* sent cmd=abort */
     int exited, wstatus;
 } rx_run_rank_t;
+
+/* An accepted TCP connection not yet identified as a rank. */
+typedef struct rx_run_pend_conn {
+    int fd;
+    size_t len;
+    double deadline;
+    char buf[256];
+} rx_run_pend_conn_t;
 
 typedef struct rx_run_job {
     const rx_run_opts_t *opts;
@@ -87,6 +117,15 @@ typedef struct rx_run_job {
     char stdin_buf[65536];
     int watchdog_fd;
     pid_t watchdog_pid;
+    /* multi-host */
+    int *host_of;         /* host index of each rank (with --hosts) */
+    int *host_nlocal;     /* ranks per host */
+    int any_remote;
+    int listen_fd;        /* PMI over TCP, -1 when no rank is remote */
+    char pmi_port[64];    /* "addr:port" given to remote ranks */
+    char secret[40];      /* the job's secret, hex */
+    rx_run_pend_conn_t pend_conn[RX_RUN_PENDING_MAX];
+    double lost_at;       /* when to act on lost PMI connections (0: none) */
 } rx_run_job_t;
 
 double rx_run_now(void);
@@ -116,6 +155,28 @@ int rx_run_bind_plan(rx_run_job_t *job, int report);
 
 /* pmi_serve.c */
 void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r);
+/* Serve the complete request lines in r->pmi_buf. */
+void rx_run_pmi_lines(rx_run_job_t *job, rx_run_rank_t *r);
+/* A remote rank's PMI connection failed before finalize: end the job unless
+ * the rank's own exit explains it first. */
+void rx_run_pmi_lost_check(rx_run_job_t *job, double now);
+
+/* pmi_tcp.c */
+int rx_run_pmi_tcp_open(rx_run_job_t *job);
+void rx_run_pmi_tcp_accept(rx_run_job_t *job);
+void rx_run_pmi_tcp_ident(rx_run_job_t *job, rx_run_pend_conn_t *c);
+void rx_run_pmi_tcp_timeouts(rx_run_job_t *job, double now);
+void rx_run_pmi_tcp_close(rx_run_job_t *job);
+
+/* hosts.c */
+int rx_run_hosts_parse_list(rx_run_opts_t *o, const char *list);
+int rx_run_hosts_parse_file(rx_run_opts_t *o, const char *path);
+/* Set job->n and each rank's host (block placement over the slots). */
+int rx_run_hosts_place(rx_run_job_t *job);
+int rx_run_rank_is_remote(const rx_run_job_t *job, int rank);
+void rx_run_process_mapping(const rx_run_job_t *job, char *buf, size_t len);
+/* The command starting a remote rank (static storage; NULL when too long). */
+char **rx_run_launch_argv(const rx_run_job_t *job, int rank);
 void rx_run_pmi_close(rx_run_rank_t *r);
 
 /* iofwd.c */

@@ -45,15 +45,36 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (stdin_fd < 0 || dup2(stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         goto fail;
-    if (fcntl(pmi_fd, F_SETFD, 0) < 0) /* the one descriptor the program inherits */
-        goto fail;
-
-    rx_run_setenv_int("PMI_FD", pmi_fd);
     rx_run_setenv_int("PMI_RANK", r->rank);
     rx_run_setenv_int("PMI_SIZE", job->n);
-    rx_run_setenv_int("MPI_LOCALNRANKS", job->n);
-    rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
+    if (job->host_of) {
+        int h = job->host_of[r->rank], lr = 0;
+        for (int i = 0; i < r->rank; i++)
+            lr += job->host_of[i] == h;
+        rx_run_setenv_int("MPI_LOCALNRANKS", job->host_nlocal[h]);
+        rx_run_setenv_int("MPI_LOCALRANKID", lr);
+    } else {
+        rx_run_setenv_int("MPI_LOCALNRANKS", job->n);
+        rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
+    }
     setenv("RDMX_JOBID", job->jobid, 1);
+    if (r->remote) {
+        /* no inherited channel: the rank connects back over TCP */
+        unsetenv("PMI_FD");
+        setenv("PMI_PORT", job->pmi_port, 1);
+        rx_run_setenv_int("PMI_ID", r->rank);
+        setenv("RDMX_PMI_SECRET", job->secret, 1);
+        char **argv = rx_run_launch_argv(job, r->rank);
+        if (!argv) {
+            errno = E2BIG;
+            goto fail;
+        }
+        execvp(argv[0], argv);
+        goto fail;
+    }
+    if (fcntl(pmi_fd, F_SETFD, 0) < 0) /* the one descriptor the program inherits */
+        goto fail;
+    rx_run_setenv_int("PMI_FD", pmi_fd);
 
     if (job->bind_sets &&
         sched_setaffinity(0, sizeof job->bind_sets[r->rank], &job->bind_sets[r->rank]) < 0)
@@ -111,8 +132,12 @@ int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
         return child_err > 0 ? child_err : RX_ERR_IO;
     }
 
-    r->pmi_fd = sv[0];
-    fcntl(sv[0], F_SETFL, O_NONBLOCK);
+    if (r->remote) {
+        close(sv[0]); /* its PMI connection arrives over TCP */
+    } else {
+        r->pmi_fd = sv[0];
+        fcntl(sv[0], F_SETFL, O_NONBLOCK);
+    }
     if (rx_run_stream_init(&r->out, out[0], 1) != RX_OK ||
         rx_run_stream_init(&r->err, err[0], 2) != RX_OK) {
         rx_run_msg("out of memory");

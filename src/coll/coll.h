@@ -94,11 +94,9 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
                           const rx_opobj_t *op, rx_comm_t *c);
 int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                        const rx_opobj_t *op, int root, rx_comm_t *c);
-/* Release the communicator's shared-memory state (communicator freed).
- * rx_coll_shm_created, when set, is told of every communicator that got
- * such state, so the layer that frees communicators can arrange this. */
+/* Release the communicator's shared-memory state; the binding calls it for
+ * every communicator it destroys (a later one may reuse handle and address). */
 void rx_coll_comm_release(rx_comm_t *c);
-extern void (*rx_coll_shm_created)(rx_comm_t *c);
 
 /* Convenience entry points for contiguous data, used by the runtime itself
  * (communicator creation) and the binding. */

@@ -50,7 +50,6 @@ typedef struct rx_shm_state {
 static rx_shm_state_t **rx_shm_tab; /* by communicator handle index */
 static int rx_shm_ntab;
 
-void (*rx_coll_shm_created)(rx_comm_t *c);
 
 static rx_shm_state_t *rx_shm_lookup(rx_comm_t *c)
 {
@@ -103,8 +102,6 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     st->done = st->ctrl + 2 * p;
     st->slots = (char *)(st->done + p);
     st->res = st->slots + 2 * p * st->slot;
-    if (rx_coll_shm_created)
-        rx_coll_shm_created(c);
     return st;
 }
 

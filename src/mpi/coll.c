@@ -41,31 +41,8 @@ int rx_coll_check_op(rx_comm_t *c, MPI_Op op, const rx_dtype_t *dt, rx_opobj_t *
     return MPI_SUCCESS;
 }
 
-/* Communicators with node-shared collective state release it when freed:
- * an attribute whose delete callback does it. */
-static int rx_coll_keyval = MPI_KEYVAL_INVALID;
-
-static int rx_coll_attr_delete(MPI_Comm comm, int keyval, void *val, void *extra)
-{
-    (void)comm;
-    (void)keyval;
-    (void)extra;
-    rx_coll_comm_release(val);
-    return MPI_SUCCESS;
-}
-
-static void rx_coll_on_shm(rx_comm_t *c)
-{
-    if (rx_coll_keyval == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, rx_coll_attr_delete, &rx_coll_keyval,
-                                NULL) != MPI_SUCCESS)
-        return;
-    PMPI_Comm_set_attr(rx_comm_handle(c), rx_coll_keyval, c);
-}
-
 rx_coll_exec_t *rx_coll_exec_new(rx_comm_t *c, int kind, MPI_Request *req)
 {
-    rx_coll_shm_created = rx_coll_on_shm;
     return rx_coll_exec_for(c, kind, req == NULL);
 }
 

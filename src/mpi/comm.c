@@ -56,6 +56,7 @@ void rx_comm_fini_all(void)
         rx_comm_t *c = rx_comm_table.slot[i];
         if (c) {
             rx_attr_delete_all(c);
+            rx_coll_comm_release(c);
             rx_comm_destroy(c);
         }
     }
@@ -187,6 +188,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return rx_mpi_err(c, MPI_ERR_COMM, "MPI_Comm_free", "cannot free %s", c->name);
     rx_attr_delete_all(c);
+    rx_coll_comm_release(c);
     rx_ctx_release((int)(c->ctx / 2));
     rx_htab_del(&rx_comm_table, c->handle);
     rx_comm_destroy(c);

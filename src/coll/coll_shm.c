@@ -29,11 +29,12 @@
 #include <string.h>
 
 #define RX_LINE 64
-#define RX_INLINE (RX_LINE - 8)
+#define RX_INLINE (RX_LINE - 16) /* payload 16-aligned: ops read it in place (long double) */
 #define RX_SHM_SPLIT 4096 /* reductions above: split the work across ranks */
 
 typedef struct rx_shm_line {
     volatile uint64_t seq;
+    uint64_t pad;
     unsigned char data[RX_INLINE];
 } __attribute__((aligned(RX_LINE))) rx_shm_line_t;
 

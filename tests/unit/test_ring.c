@@ -99,5 +99,9 @@ int main(void)
         failed++;
     }
     printf("ring: %zu messages, %zu full-ring retries, %zu failed\n", got_n, again, failed);
+    tl->fini(tl);
+    free(data);
+    free(ctl);
+    free(peer);
     return failed != 0 || again == 0;
 }

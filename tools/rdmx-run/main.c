@@ -284,7 +284,10 @@ int main(int argc, char **argv)
 {
     rx_run_opts_t opts = {0};
     int rc = rx_run_parse(argc, argv, &opts);
-    if (rc >= 0)
-        return rc;
-    return rx_run_job(&opts);
+    if (rc < 0)
+        rc = rx_run_job(&opts);
+    for (int i = 0; i < opts.nfwd_env; i++)
+        free((void *)opts.fwd_env[i]);
+    free(opts.fwd_env);
+    return rc;
 }

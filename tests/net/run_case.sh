@@ -34,11 +34,13 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 under() { awk -v t="$1" -v l="$2" 'BEGIN { exit !(t < l) }'; }
 
-# suite PPN PROGRAM...: each must print "No Errors" and exit 0
+# suite PPN PROGRAM[:ARG,ARG]...: each must print "No Errors" and exit 0
 suite() {
     local ppn=$1; shift
     for p in "$@"; do
-        job "$ppn" RDMX_WAIT=yield -- "$MPI/rxmpi_$p"
+        local prog=${p%%:*} args=()
+        [ "$prog" != "$p" ] && IFS=',' read -r -a args <<<"${p#*:}"
+        job "$ppn" RDMX_WAIT=yield -- "$MPI/rxmpi_$prog" "${args[@]}"
         [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "$p at $ppn ranks per host: status $RC"
         echo "ok $p (${#RXN_H[@]} hosts x $ppn)"
     done
@@ -65,6 +67,12 @@ p2p-2hosts)
 coll-2hosts)
     rx_net_up 2 || fail "namespace set-up"
     suite 2 coll_basic coll_reduce coll_inplace comm_split p2p_order
+    ;;
+rma-2hosts)
+    # one-sided across nodes (targets on another node by active messages)
+    rx_net_up 2 || fail "namespace set-up"
+    suite 1 rma_ops:allocate rma_ops:create rma_ops:dynamic rma_ops:allocmem rma_counter:allocate,2000
+    suite 2 rma_ops:allocate rma_ops:create rma_counter:allocate,2000
     ;;
 p2p-4hosts)
     rx_net_up 4 || fail "namespace set-up"

@@ -14,9 +14,10 @@
  * receiver's posted buffers. FI_ORDER_SAS keeps the matching of messages to
  * buffers in order, but not their completions: a provider may finish a large
  * message (its own rendezvous, e.g. ofi_rxm above 16 KiB) after a small one
- * sent later. The per-pair sequence number restores the order: a message
- * that completes early waits, with its buffer, until those before it are
- * delivered. */
+ * sent later, and under load even the matching order is not kept. The
+ * per-pair sequence number restores the order: a message that completes
+ * early is copied aside (its buffer reposted at once, so early messages can
+ * never take every buffer) and delivered when those before it have been. */
 #ifndef RX_TL_OFI_H
 #define RX_TL_OFI_H
 
@@ -45,9 +46,8 @@ typedef struct rx_ofi_op {
     struct fi_context fctx;
     int kind;
     struct rx_ofi_op *next;  /* free list / retry queue */
-    /* RECV, SEND: the buffer; RECV held early: its length */
+    /* RECV, SEND: the buffer */
     unsigned char *buf;
-    size_t rlen;
     /* READ, WRITE */
     int peer;
     void *local;
@@ -71,11 +71,20 @@ typedef struct rx_ofi_mr {
     int dead;                      /* invalidated: freed once refs drop to 0 */
 } rx_ofi_mr_t;
 
+/* A message that arrived before its predecessors, copied out of its buffer. */
+typedef struct rx_ofi_early {
+    struct rx_ofi_early *next;
+    uint32_t seq;
+    size_t len;                /* of the whole message */
+    unsigned char data[];      /* wire header, am header, payload */
+} rx_ofi_early_t;
+
 typedef struct rx_ofi_stats {
     uint64_t copied;        /* bytes rdmx copied to stage sends (headers excluded) */
     uint64_t rndv_read;     /* bytes moved by fi_read straight into user buffers */
     uint64_t rndv_reads;    /* rendezvous reads completed */
     uint64_t eager_sent;    /* active messages sent */
+    uint64_t reordered;     /* messages that arrived early and were held */
     uint64_t mr_hits, mr_misses, mr_invalidated, mr_evicted;
 } rx_ofi_stats_t;
 
@@ -105,7 +114,7 @@ typedef struct rx_ofi {
     rx_ofi_op_t *recv_ops, *send_ops;
     uint32_t *tx_seq;         /* next sequence number to each rank */
     uint32_t *rx_seq;         /* next expected from each rank */
-    rx_ofi_op_t **held;       /* per source: early messages, in sequence order */
+    struct rx_ofi_early **early; /* per source: early messages, in sequence order */
     rx_ofi_op_t *send_free;
     int sends_out;            /* sends posted and not completed */
     /* rendezvous */

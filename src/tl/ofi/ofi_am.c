@@ -47,9 +47,9 @@ int rx_ofi_am_init(rx_ofi_t *o)
     o->send_ops = calloc((size_t)o->nsend, sizeof *o->send_ops);
     o->tx_seq = calloc((size_t)o->size, sizeof *o->tx_seq);
     o->rx_seq = calloc((size_t)o->size, sizeof *o->rx_seq);
-    o->held = calloc((size_t)o->size, sizeof *o->held);
+    o->early = calloc((size_t)o->size, sizeof *o->early);
     if (!o->recv_mem || !o->send_mem || !o->recv_ops || !o->send_ops || !o->tx_seq ||
-        !o->rx_seq || !o->held)
+        !o->rx_seq || !o->early)
         return RX_ERR_NOMEM;
     int rc;
     if (o->mr_local) {
@@ -88,7 +88,13 @@ void rx_ofi_am_fini(rx_ofi_t *o)
     free(o->send_ops);
     free(o->tx_seq);
     free(o->rx_seq);
-    free(o->held);
+    for (int r = 0; o->early && r < o->size; r++)
+        while (o->early[r]) {
+            rx_ofi_early_t *e = o->early[r];
+            o->early[r] = e->next;
+            free(e);
+        }
+    free(o->early);
 }
 
 int rx_ofi_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const void *payload,
@@ -126,6 +132,8 @@ int rx_ofi_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const vo
         if (!(op = o->send_free))
             return RX_ERR_AGAIN;
     }
+    /* the progress above may have sent to this peer: number it now */
+    w.seq = o->tx_seq[world_peer];
     memcpy(op->buf, &w, sizeof w);
     memcpy(op->buf + sizeof w, hdr, sizeof *hdr);
     if (len)
@@ -172,40 +180,52 @@ static void rx_ofi_cq_error(rx_ofi_t *o)
     rx_boot_abort(1, "lost contact with a peer over the network");
 }
 
-static void rx_ofi_deliver(rx_ofi_t *o, rx_ofi_op_t *op)
+static void rx_ofi_deliver(rx_ofi_t *o, const unsigned char *msg, size_t len)
 {
-    const rx_ofi_wire_t *w = (const rx_ofi_wire_t *)op->buf;
-    const rx_am_hdr_t *h = (const rx_am_hdr_t *)(op->buf + sizeof *w);
+    const rx_ofi_wire_t *w = (const rx_ofi_wire_t *)msg;
+    const rx_am_hdr_t *h = (const rx_am_hdr_t *)(msg + sizeof *w);
     o->rx_seq[w->src]++;
-    o->handler(o->handler_arg, (int)w->src, h, op->buf + RX_OFI_MSG_HDR,
-               op->rlen - RX_OFI_MSG_HDR);
-    rx_ofi_post_recv(o, op);
+    o->handler(o->handler_arg, (int)w->src, h, msg + RX_OFI_MSG_HDR, len - RX_OFI_MSG_HDR);
 }
 
-/* A receive completed: deliver it if it is the next from its sender (and
- * the held ones it unblocks), else hold it in sequence order. */
-static void rx_ofi_recv_done(rx_ofi_t *o, rx_ofi_op_t *op)
+/* A receive of len bytes completed: deliver it if it is the next from its
+ * sender (and the early ones it unblocks), else copy it aside in sequence
+ * order. The buffer is reposted either way. */
+static void rx_ofi_recv_done(rx_ofi_t *o, rx_ofi_op_t *op, size_t len)
 {
     const rx_ofi_wire_t *w = (const rx_ofi_wire_t *)op->buf;
-    if (op->rlen < RX_OFI_MSG_HDR || w->src >= (uint32_t)o->size) {
-        rx_log_error("ofi: malformed message of %zu bytes dropped", op->rlen);
+    if (len < RX_OFI_MSG_HDR || w->src >= (uint32_t)o->size) {
+        rx_log_error("ofi: malformed message of %zu bytes dropped", len);
         rx_ofi_post_recv(o, op);
         return;
     }
     uint32_t src = w->src;
     if (w->seq != o->rx_seq[src]) {
-        rx_ofi_op_t **pp = &o->held[src];
-        while (*pp && (int32_t)(((rx_ofi_wire_t *)(*pp)->buf)->seq - w->seq) < 0)
+        rx_ofi_early_t *e = malloc(sizeof *e + len);
+        if (!e) {
+            rx_log_error("ofi: out of memory holding an early message");
+            rx_boot_abort(1, "out of memory");
+        }
+        e->seq = w->seq;
+        e->len = len;
+        memcpy(e->data, op->buf, len);
+        o->st.copied += len - RX_OFI_MSG_HDR;
+        o->st.reordered++;
+        rx_ofi_post_recv(o, op);
+        rx_ofi_early_t **pp = &o->early[src];
+        while (*pp && (int32_t)((*pp)->seq - e->seq) < 0)
             pp = &(*pp)->next;
-        op->next = *pp;
-        *pp = op;
+        e->next = *pp;
+        *pp = e;
         return;
     }
-    rx_ofi_deliver(o, op);
-    while (o->held[src] && ((rx_ofi_wire_t *)o->held[src]->buf)->seq == o->rx_seq[src]) {
-        rx_ofi_op_t *h = o->held[src];
-        o->held[src] = h->next;
-        rx_ofi_deliver(o, h);
+    rx_ofi_deliver(o, op->buf, len);
+    rx_ofi_post_recv(o, op);
+    while (o->early[src] && o->early[src]->seq == o->rx_seq[src]) {
+        rx_ofi_early_t *e = o->early[src];
+        o->early[src] = e->next;
+        rx_ofi_deliver(o, e->data, e->len);
+        free(e);
     }
 }
 
@@ -236,8 +256,7 @@ int rx_ofi_progress(rx_tl_t *tl)
             rx_ofi_op_t *op = ev[i].op_context;
             switch (op->kind) {
             case RX_OFI_OP_RECV:
-                op->rlen = ev[i].len;
-                rx_ofi_recv_done(o, op);
+                rx_ofi_recv_done(o, op, ev[i].len);
                 break;
             case RX_OFI_OP_SEND:
                 op->next = o->send_free;

@@ -254,12 +254,13 @@ static void rx_ofi_print_stats(rx_ofi_t *o)
     const rx_ofi_stats_t *s = &o->st;
     fprintf(stderr,
             "rdmx[%d] ofi stats: provider %s domain %s; copied %llu bytes; rendezvous read "
-            "%llu bytes in %llu reads; %llu messages sent; registration cache %llu hits, "
-            "%llu misses, %llu invalidated, %llu evicted\n",
+            "%llu bytes in %llu reads; %llu messages sent, %llu received early; registration "
+            "cache %llu hits, %llu misses, %llu invalidated, %llu evicted\n",
             o->rank, o->info->fabric_attr->prov_name,
             o->info->domain_attr->name ? o->info->domain_attr->name : "?",
             (unsigned long long)s->copied, (unsigned long long)s->rndv_read,
             (unsigned long long)s->rndv_reads, (unsigned long long)s->eager_sent,
+            (unsigned long long)s->reordered,
             (unsigned long long)s->mr_hits, (unsigned long long)s->mr_misses,
             (unsigned long long)s->mr_invalidated, (unsigned long long)s->mr_evicted);
 }

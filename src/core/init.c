@@ -116,7 +116,7 @@ static void rx_pick_wait_mode(void)
      * every spin delays it, so yield at once and sleep soon. */
     long long sc = rx_config()->SPIN_COUNT;
     if (sc <= 0)
-        sc = rx_rt.local_size > cpus ? 1 : 2000;
+        sc = rx_rt.wait_mode == RX_WAIT_SPIN ? 1000 : rx_rt.local_size > cpus ? 1 : 2000;
     rx_rt.spin_count = sc > (1 << 30) ? (1 << 30) : (int)sc;
     long long yc = rx_config()->YIELD_COUNT;
     rx_rt.yield_count = yc < 0 ? 0 : yc > (1 << 30) ? (1 << 30) : (int)yc;

@@ -35,7 +35,10 @@ int rx_progress(void)
 
 void rx_wait_idle_slow(rx_waiter_t *w)
 {
-    if (rx_rt.wait_mode == RX_WAIT_YIELD) {
+    /* spin mode too yields once a wait has spun long (tens of microseconds):
+     * on a dedicated core that costs one cheap system call per poll, and on
+     * a shared one it lets the rank we wait for run */
+    if (rx_rt.wait_mode != RX_WAIT_BLOCK) {
         sched_yield();
         return;
     }

@@ -64,7 +64,7 @@ static inline void rx_waiter_init(rx_waiter_t *w) { w->idle = 0; }
 void rx_wait_idle_slow(rx_waiter_t *w);
 static inline void rx_wait_idle(rx_waiter_t *w)
 {
-    if (++w->idle < rx_rt.spin_count || rx_rt.wait_mode == RX_WAIT_SPIN) {
+    if (++w->idle < rx_rt.spin_count) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #elif defined(__aarch64__)

@@ -3,8 +3,8 @@
  * TYPE is INT (integer, accepts k/m/g suffixes), STR or BOOL.
  * rdmx-run --info and docs/configuration.md print this table. */
 RX_CONFIG(LOG, STR, "warn", "log level: error, warn, info or debug; messages go to stderr prefixed by the rank")
-RX_CONFIG(WAIT, STR, "auto", "how waits behave: spin (busy-poll), yield (sched_yield), block (sleep on a futex after a short spin), auto (spin when every rank has its own core, block when oversubscribed)")
-RX_CONFIG(SPIN_COUNT, INT, "0", "idle progress polls before a wait yields (yield and block modes); 0 picks: 1 when oversubscribed (the peer needs our CPU), 2000 otherwise")
+RX_CONFIG(WAIT, STR, "auto", "how waits behave: spin (busy-poll, yielding only after a long spin), yield (sched_yield after a short spin), block (yield, then sleep on a futex), auto (spin when every rank has its own core, block when oversubscribed)")
+RX_CONFIG(SPIN_COUNT, INT, "0", "idle progress polls before a wait starts yielding the CPU; 0 picks: 1000 in spin mode, 1 when oversubscribed (the peer needs our CPU), 2000 otherwise")
 RX_CONFIG(YIELD_COUNT, INT, "32", "block mode: sched_yield calls after the spin before a wait sleeps on its futex doorbell")
 RX_CONFIG(SHM_RING_SIZE, INT, "0", "bytes of each per-peer shared-memory ring; 0 picks by local rank count (256 KiB for up to 8 ranks, smaller beyond)")
 RX_CONFIG(SHM_EAGER_LIMIT, INT, "16384", "largest payload (bytes) sent eagerly through the ring; larger messages use the rendezvous protocol")

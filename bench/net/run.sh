@@ -39,7 +39,7 @@ IFS=',' read -r -a ACTIVE <<<"$IMPLS"
 OUT="$BENCH/out/net-$(date +%Y%m%d-%H%M%S)$([ "$DELAY" != 0 ] && echo "-delay${DELAY}us")"
 mkdir -p "$OUT/raw"
 
-# ---- build each implementation's programs into bench/net/bin/<impl> ----------
+# ---- build each implementation's programs into bench/bin/net/<impl> -------
 cc_of() {
     case $1 in
     rdmx) echo "${RDMX_CC:-$RDMX_BIN/rdmx-cc}" ;;
@@ -48,8 +48,8 @@ cc_of() {
     esac
 }
 for impl in "${ACTIVE[@]}"; do
-    make -s -C "$BENCH" MPICC="$(cc_of "$impl")" BINDIR="$HERE/bin/$impl" \
-        "$HERE/bin/$impl/p2p" "$HERE/bin/$impl/coll" >"$OUT/build-$impl.log" 2>&1 ||
+    make -s -C "$BENCH" MPICC="$(cc_of "$impl")" BINDIR="$BENCH/bin/net/$impl" \
+        "$BENCH/bin/net/$impl/p2p" "$BENCH/bin/net/$impl/coll" >"$OUT/build-$impl.log" 2>&1 ||
         { echo "run.sh: cannot build for $impl (see $OUT/build-$impl.log)" >&2; exit 1; }
 done
 
@@ -87,7 +87,7 @@ for rep in $(seq 1 "$REPS"); do
         for impl in "${ACTIVE[@]}"; do
             file="$OUT/raw/$suite-$bench-np2-$impl-rep$rep.txt"
             mapfile -t cmd < <(launch "$impl")
-            cmd+=("$HERE/bin/$impl/$suite" "$bench")
+            cmd+=("$BENCH/bin/net/$impl/$suite" "$bench")
             [ $QUICK = 1 ] && cmd+=(-q)
             t0=$(date +%s.%N)
             ( cd "$HERE" && timeout --kill-after=10 "$TIMEOUT" ip netns exec "$H0" "${cmd[@]}" ) \

@@ -16,7 +16,7 @@ RX_CONFIG(SHM_SEGMENT_DIR, STR, "/dev/shm", "informational: where POSIX shared-m
 RX_CONFIG(OFI, STR, "auto", "network transport (libfabric): auto (used between ranks on different nodes), on (created even when the job runs on one node; still used only across nodes), all (used for every peer but self: testing), off (never; a job spanning nodes then fails)")
 RX_CONFIG(OFI_PROVIDER, STR, "", "libfabric provider to use (e.g. verbs;ofi_rxm, tcp;ofi_rxm); empty picks the first offered among verbs;ofi_rxm, psm3, cxi, efa, psm2, opx, then tcp;ofi_rxm")
 RX_CONFIG(OFI_IFACE, STR, "", "libfabric domain (for tcp: network interface) to use; empty picks the first non-loopback one, or lo when the whole job runs on one node")
-RX_CONFIG(OFI_EAGER_LIMIT, INT, "16384", "largest payload (bytes) sent eagerly over the network; larger messages go by rendezvous (the receiver reads them with RDMA read)")
+RX_CONFIG(OFI_EAGER_LIMIT, INT, "0", "largest payload (bytes) sent eagerly over the network (staged copy); larger messages go by rendezvous, read by RDMA straight into the receive buffer; 0 picks by provider: 64 KiB over tcp, 16 KiB over RDMA hardware")
 RX_CONFIG(OFI_MR_CACHE, INT, "256", "memory registrations kept for reuse (0: register for each transfer); entries are dropped when their memory is unmapped")
 RX_CONFIG(OFI_STATS, BOOL, "0", "print the network transport's counters at finalize (bytes copied by rdmx, bytes read by RDMA, registration cache hits/misses/invalidations)")
 RX_CONFIG(LAUNCH, STR, "", "rdmx-run: command template that starts ranks on other hosts, {host} replaced and the program appended, e.g. ip netns exec {host} (same as --launcher-exec); empty: ssh")

@@ -23,6 +23,12 @@ int rx_ofi_err(const char *what, int ret)
     return ret == -FI_ENOMEM ? RX_ERR_NOMEM : RX_ERR_IO;
 }
 
+/* Default eager limits (RDMX_OFI_EAGER_LIMIT=0): over tcp, up to 64 KiB
+ * staged copies beat the rendezvous's extra round trips; with RDMA hardware
+ * the zero-copy read pays off from 16 KiB. */
+#define RX_OFI_EAGER_TCP 65536
+#define RX_OFI_EAGER_RDMA 16384
+
 /* Providers in order of preference: RDMA hardware first, tcp last. */
 static const char *const rx_ofi_pref[] = {
     "verbs;ofi_rxm", "psm3", "cxi", "efa", "psm2", "opx", "tcp;ofi_rxm",
@@ -93,6 +99,22 @@ static void rx_ofi_list_offers(struct fi_info *list)
 static int rx_ofi_open(rx_ofi_t *o, const rx_tl_job_t *job)
 {
     const rx_config_t *cf = rx_config();
+    long long eager = cf->OFI_EAGER_LIMIT;
+    if (eager < 0)
+        eager = 0;
+    if (eager > (1 << 20))
+        eager = 1 << 20;
+    /* ofi_rxm sends messages above its bounce-buffer size (16 KiB by
+     * default) by a rendezvous of its own: extra round trips for every eager
+     * message near the limit. Make its buffers hold our largest eager message
+     * (unless the user chose a size); it reads the variable when the first
+     * fi_getinfo loads the providers. */
+    if (!getenv("FI_OFI_RXM_BUFFER_SIZE")) {
+        char v[32];
+        snprintf(v, sizeof v, "%llu",
+                 (unsigned long long)((eager ? eager : RX_OFI_EAGER_TCP) + RX_OFI_MSG_HDR));
+        setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
+    }
     struct fi_info *hints = fi_allocinfo(), *list = NULL;
     if (!hints)
         return RX_ERR_NOMEM;
@@ -154,11 +176,8 @@ static int rx_ofi_open(rx_ofi_t *o, const rx_tl_job_t *job)
     if ((ret = fi_enable(o->ep)))
         return rx_ofi_err("fi_enable", ret);
 
-    long long eager = cf->OFI_EAGER_LIMIT;
-    if (eager < 0)
-        eager = 0;
-    if (eager > (1 << 20))
-        eager = 1 << 20;
+    if (eager == 0) /* by provider: a copy is cheap next to a tcp round trip */
+        eager = strncmp(fi->fabric_attr->prov_name, "tcp", 3) ? RX_OFI_EAGER_RDMA : RX_OFI_EAGER_TCP;
     o->tl.eager_limit = (size_t)eager;
     /* room for the rendezvous announcement even with eager sends off */
     o->tl.max_am_payload = o->tl.eager_limit < 256 ? 256 : o->tl.eager_limit;

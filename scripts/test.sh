@@ -12,6 +12,7 @@ if [ "${RDMX_SKIP_SANITIZE:-0}" != 1 ]; then
     "$root/scripts/build.sh" "$root/build-sanitize" -DRDMX_SANITIZE=ON
     echo "== test suite under ASan + UBSan (build-sanitize/)"
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+    export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     (cd "$root/build-sanitize" && ctest --output-on-failure -j "$jobs" --timeout 600 -LE "slow|bench")
 fi

@@ -117,7 +117,8 @@ static void rx_am_reply(int world, const rx_am_hdr_t *hdr, const void *p1, size_
                         const void *p2, size_t l2)
 {
     rx_tl_t *tl = rx_rt.peer_tl[world];
-    memcpy(rx_scratch_reply, p1, l1);
+    if (l1)
+        memcpy(rx_scratch_reply, p1, l1);
     if (l2)
         memcpy(rx_scratch_reply + l1, p2, l2);
     if (!rx_outq_head && tl->am_send(tl, world, hdr, rx_scratch_reply, l1 + l2) == RX_OK)

@@ -10,6 +10,7 @@
 #include "coll/op.h"
 
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 static size_t rx_basic_extent(int basic)
@@ -63,8 +64,20 @@ void rx_rma_acc_local(const rx_opobj_t *op, int basic, const void *in, void *tar
         /* the caller holds the target's accumulate lock */
         if (fetched)
             memcpy(fetched, target, count * ext);
-        if (opid != RX_OP_NO_OP)
+        if (opid != RX_OP_NO_OP) {
+            /* operands that arrived inside a message may sit at any offset;
+             * the kernels read typed values (long double needs 16 bytes) */
+            void *tmp = NULL;
+            if (in && ((uintptr_t)in & 15)) {
+                tmp = aligned_alloc(16, (count * ext + 15) & ~(size_t)15);
+                if (tmp) {
+                    memcpy(tmp, in, count * ext);
+                    in = tmp;
+                }
+            }
             rx_op_apply(opid, basic, in, target, count);
+            free(tmp);
+        }
         return;
     }
     if (opid == RX_OP_NO_OP) { /* a pure atomic read: in may be NULL */

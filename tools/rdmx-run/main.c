@@ -289,5 +289,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < opts.nfwd_env; i++)
         free((void *)opts.fwd_env[i]);
     free(opts.fwd_env);
+    free(opts.hosts);
     return rc;
 }

@@ -257,6 +257,49 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 }
 RX_ALIAS(Ibsend)
 
+/* Post a receive of (buf, count, dt) described by r: through a staging buffer
+ * when dt's packed form differs from memory. Pool requests keep a reference
+ * to dt (the program may free it before completion); requests on the stack
+ * belong to a blocking call that completes first. */
+static int rx_recv_post(rx_req_t *r, rx_comm_t *c, void *buf, int count, rx_dtype_t *dt,
+                        int source, int tag)
+{
+    void *data;
+    size_t bytes;
+    if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r->staging) != RX_OK)
+        return RX_ERR_NOMEM;
+    rx_req_setup(r, c, data, bytes, source, tag);
+    r->user_buf = buf;
+    r->user_dtype = dt;
+    int rc = rx_p2p_irecv(r);
+    if (rc != RX_OK) {
+        free(r->staging);
+        r->staging = NULL;
+    } else if (r->staging && r->index > 0) {
+        rx_dtype_ref(dt);
+    }
+    return rc;
+}
+
+static void rx_recv_on_stack(rx_req_t *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = RX_REQ_RECV;
+    r->index = -1;
+}
+
+static int rx_recv_status(rx_comm_t *c, const rx_req_t *r, MPI_Status *status, const char *fn);
+
+/* Wait for a receive on the stack, unpack it and report its status. */
+static int rx_recv_wait_on_stack(rx_comm_t *c, rx_req_t *r, MPI_Status *status, const char *fn)
+{
+    RX_WAIT_UNTIL(r->complete);
+    rx_mpi_recv_unpack(r);
+    free(r->staging);
+    r->staging = NULL;
+    return rx_recv_status(c, r, status, fn);
+}
+
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -272,22 +315,10 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     rx_req_t *r;
     if (source == MPI_PROC_NULL) {
         r = rx_req_done_proc_null(RX_REQ_RECV);
-    } else if ((r = rx_req_alloc(RX_REQ_RECV))) {
-        void *data;
-        size_t bytes;
-        if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r->staging) != RX_OK) {
-            rx_req_release(r);
-            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-        }
-        rx_req_setup(r, c, data, bytes, source, tag);
-        r->user_buf = buf;
-        r->user_dtype = dt;
-        if (r->staging) /* the type may be freed before the receive completes */
-            rx_dtype_ref(dt);
-        if ((rc = rx_p2p_irecv(r)) != RX_OK) {
-            rx_req_release(r);
-            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-        }
+    } else if ((r = rx_req_alloc(RX_REQ_RECV)) &&
+               (rc = rx_recv_post(r, c, buf, count, dt, source, tag)) != RX_OK) {
+        rx_req_release(r);
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
     }
     if (!r)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
@@ -323,24 +354,10 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return MPI_SUCCESS;
     }
     rx_req_t r;
-    memset(&r, 0, sizeof r);
-    r.kind = RX_REQ_RECV;
-    r.index = -1;
-    void *data;
-    size_t bytes;
-    if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r.staging) != RX_OK)
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    rx_req_setup(&r, c, data, bytes, source, tag);
-    r.user_buf = buf;
-    r.user_dtype = dt;
-    if ((rc = rx_p2p_irecv(&r)) != RX_OK) {
-        free(r.staging);
+    rx_recv_on_stack(&r);
+    if ((rc = rx_recv_post(&r, c, buf, count, dt, source, tag)) != RX_OK)
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-    }
-    RX_WAIT_UNTIL(r.complete);
-    rx_mpi_recv_unpack(&r);
-    free(r.staging);
-    return rx_recv_status(c, &r, status, fn);
+    return rx_recv_wait_on_stack(c, &r, status, fn);
 }
 RX_ALIAS(Recv)
 
@@ -358,31 +375,16 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     if (rc != MPI_SUCCESS)
         return rc;
     rx_req_t r;
-    memset(&r, 0, sizeof r);
-    r.kind = RX_REQ_RECV;
-    r.index = -1;
-    if (source != MPI_PROC_NULL) {
-        void *data;
-        size_t bytes;
-        if (rx_data_view(recvbuf, recvcount, rdt, 0, &data, &bytes, &r.staging) != RX_OK)
-            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-        rx_req_setup(&r, c, data, bytes, source, recvtag);
-        r.user_buf = recvbuf;
-        r.user_dtype = rdt;
-        if ((rc = rx_p2p_irecv(&r)) != RX_OK) {
-            free(r.staging);
-            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-        }
-    }
+    rx_recv_on_stack(&r);
+    if (source != MPI_PROC_NULL &&
+        (rc = rx_recv_post(&r, c, recvbuf, recvcount, rdt, source, recvtag)) != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
     rc = rx_send_common(sendbuf, sendcount, sendtype, dest, sendtag, comm, RX_MODE_STD, fn);
     if (source == MPI_PROC_NULL) {
         rx_status_proc_null(status);
         return rc;
     }
-    RX_WAIT_UNTIL(r.complete);
-    rx_mpi_recv_unpack(&r);
-    free(r.staging);
-    int rrc = rx_recv_status(c, &r, status, fn);
+    int rrc = rx_recv_wait_on_stack(c, &r, status, fn);
     return rc != MPI_SUCCESS ? rc : rrc;
 }
 RX_ALIAS(Sendrecv)

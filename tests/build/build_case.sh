@@ -4,7 +4,8 @@
 #   show     rdmx-cc / mpicc answer -show, -compile-info, -showme:link as MPICH / Open MPI do
 #   findmpi  a CMake project using find_package(MPI) builds against build/bin/mpicc and runs
 #   install  cmake --install to a prefix; a program builds there with the installed mpicc, with
-#            pkg-config (rdmx.pc) and with find_package(rdmx), and runs with the installed launcher
+#            pkg-config (rdmx.pc, also --static against librdmx.a) and with find_package(rdmx)
+#            (rdmx::rdmx and rdmx::rdmx_static), and runs with the installed launcher
 set -euo pipefail
 case_name=$1 src=$2 bin=$3
 tmp=$(mktemp -d /tmp/rdmx-buildtest.XXXXXX)
@@ -48,6 +49,12 @@ install)
     cc "$hello" -o "$tmp/h2" $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs rdmx) \
         -Wl,-rpath,"$(dirname "$pcdir")" || fail "pkg-config build"
     "$p/bin/rdmx-run" -n 2 "$tmp/h2" | grep -q "sum 1" || fail "pkg-config program run"
+    # static librdmx: Libs.private must name every library it needs (libfabric, PMIx, ...)
+    libdir=$(dirname "$pcdir")
+    static_libs=$(PKG_CONFIG_PATH=$pcdir pkg-config --static --libs rdmx | sed 's/ -lrdmx / /')
+    cc "$hello" -o "$tmp/h3" -I"$p/include" "$libdir/librdmx.a" $static_libs || fail "static build from pkg-config --static"
+    ! ldd "$tmp/h3" | grep -q librdmx || fail "static program still loads librdmx.so"
+    "$p/bin/rdmx-run" -n 2 "$tmp/h3" | grep -q "sum 1" || fail "static program run"
     mkdir -p "$tmp/pkg"
     cat > "$tmp/pkg/CMakeLists.txt" <<EOT
 cmake_minimum_required(VERSION 3.18)
@@ -55,10 +62,13 @@ project(uses_rdmx C)
 find_package(rdmx REQUIRED)
 add_executable(hello $hello)
 target_link_libraries(hello PRIVATE rdmx::rdmx)
+add_executable(hello_static $hello)
+target_link_libraries(hello_static PRIVATE rdmx::rdmx_static)
 EOT
     cmake -S "$tmp/pkg" -B "$tmp/pkg/b" -DCMAKE_PREFIX_PATH="$p" > "$tmp/log" 2>&1 &&
         cmake --build "$tmp/pkg/b" >> "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "find_package(rdmx)"; }
     "$p/bin/rdmx-run" -n 2 "$tmp/pkg/b/hello" | grep -q "sum 1" || fail "find_package(rdmx) program run"
+    "$p/bin/rdmx-run" -n 2 "$tmp/pkg/b/hello_static" | grep -q "sum 1" || fail "find_package(rdmx) static program run"
     ;;
 *) fail "unknown case $case_name" ;;
 esac

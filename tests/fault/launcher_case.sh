@@ -28,7 +28,7 @@ below() { awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'; }
 run() {
     local t0
     t0=$(now)
-    "$RUN" "$@" <"${STDIN:-/dev/null}" >"$W/out" 2>"$W/err"
+    ${RUN_PREFIX:-} "$RUN" "$@" <"${STDIN:-/dev/null}" >"$W/out" 2>"$W/err"
     RC=$?
     T_END=$(now)
     ELAPSED=$(elapsed "$t0" "$T_END")
@@ -203,6 +203,25 @@ bind-core)
     done
     run --bind-to socket -n 1 true
     expect_rc 2
+    # default: bound to a core each when the ranks fit the usable cores, else unbound
+    ncores=$(hwloc-calc --number-of core machine:0 2>/dev/null || nproc)
+    if [ "$ncores" -ge 2 ]; then
+        run --report-bindings -n 2 true
+        expect_rc 0
+        expect_err 'rank 1 bound to core 1 of'
+    fi
+    run --report-bindings -n $((ncores + 1)) true
+    expect_rc 0
+    expect_err 'ranks are not bound \(more ranks than cores\)'
+    run --report-bindings --bind-to none -n 2 true
+    expect_rc 0
+    expect_err 'ranks are not bound \(--bind-to none\)'
+    # the launcher's own CPU set counts: one usable core, two ranks: unbound
+    if command -v taskset > /dev/null; then
+        RUN_PREFIX="taskset -c 0" run --report-bindings -n 2 true
+        expect_rc 0
+        expect_err 'ranks are not bound \(more ranks than cores\)'
+    fi
     ;;
 sigterm | sigint)
     sig=TERM num=15 wrap=()

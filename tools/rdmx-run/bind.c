@@ -2,7 +2,8 @@
  * --bind-to core: rank i gets the i-th usable core modulo their number. A core
  * is usable when some of its hardware threads are in the launcher's own CPU
  * set (taskset, cgroup cpusets, a batch system's allocation); the rank is
- * bound to those threads of it. */
+ * bound to those threads of it. The default binding (only_if_fits) stays
+ * silent when it cannot bind: the job then runs unbound. */
 #include "run.h"
 #include "util/status.h"
 
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rx_run_bind_plan(rx_run_job_t *job, int report)
+int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits)
 {
     hwloc_topology_t topo;
     hwloc_bitmap_t allowed = NULL, set = NULL;
@@ -19,7 +20,8 @@ int rx_run_bind_plan(rx_run_job_t *job, int report)
     int rc = RX_ERR_INVAL, ncores = 0;
 
     if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
-        rx_run_msg("--bind-to core: hwloc cannot read this machine's topology");
+        if (!only_if_fits)
+            rx_run_msg("--bind-to core: hwloc cannot read this machine's topology");
         return RX_ERR_INVAL;
     }
     allowed = hwloc_bitmap_alloc();
@@ -46,7 +48,14 @@ int rx_run_bind_plan(rx_run_job_t *job, int report)
         ncores++;
     }
     if (ncores == 0) {
-        rx_run_msg("--bind-to core: no core is available to this process");
+        if (!only_if_fits)
+            rx_run_msg("--bind-to core: no core is available to this process");
+        goto out;
+    }
+    if (only_if_fits && job->n > ncores) {
+        rc = RX_OK;
+        free(job->bind_sets);
+        job->bind_sets = NULL;
         goto out;
     }
     for (int r = 0; r < job->n; r++) {

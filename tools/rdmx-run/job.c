@@ -282,10 +282,24 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
             job->host_nlocal[job->host_of[i]]++;
         }
     }
-    if (opts->bind_core && rx_run_bind_plan(job, opts->report_bindings) != RX_OK)
-        return RX_ERR_INVAL;
-    if (opts->report_bindings && !opts->bind_core)
+    /* By default ranks are bound as Open MPI's mpirun binds them: one core
+     * each when they fit. A rank that stays on its core keeps its cache and
+     * never waits for the scheduler to move it off a busy sibling (the first
+     * ~25 ms of a job otherwise run with both ranks on one core). Oversubscribed
+     * ranks stay unbound so the kernel can balance them; remote hosts are
+     * bound by their own launch command. */
+    int bind_default = opts->bind_core < 0;
+    if (bind_default && (opts->hosts || job->n < 2)) {
+        if (opts->report_bindings)
+            rx_run_msg("ranks are not bound (%s)", opts->hosts ? "multi-host job" : "one rank");
+    } else if (opts->bind_core) {
+        if (rx_run_bind_plan(job, opts->report_bindings, bind_default) != RX_OK)
+            return bind_default ? RX_OK : RX_ERR_INVAL;
+        if (opts->report_bindings && !job->bind_sets)
+            rx_run_msg("ranks are not bound (more ranks than cores)");
+    } else if (opts->report_bindings) {
         rx_run_msg("ranks are not bound (--bind-to none)");
+    }
 
     /* Signals become events of the poll loop; the ranks unblock them. */
     sigset_t set;

@@ -51,6 +51,7 @@ static void rx_run_usage(FILE *out)
         "                         environment of rdmx-run is passed anyway)\n"
         "  -genv VAR VAL          set VAR=VAL in every rank (-env is the same)\n"
         "  --bind-to none|core    bind each rank to one core, round-robin over the cores\n"
+        "                         (default: core when 2 or more local ranks fit the cores)\n"
         "                         rdmx-run may use (default none)\n"
         "  --report-bindings      print each rank's binding\n"
         "  --oversubscribe        accepted for compatibility (always allowed)\n"
@@ -282,7 +283,7 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
 
 int main(int argc, char **argv)
 {
-    rx_run_opts_t opts = {0};
+    rx_run_opts_t opts = {.bind_core = -1};
     int rc = rx_run_parse(argc, argv, &opts);
     if (rc < 0)
         rc = rx_run_job(&opts);

@@ -51,7 +51,7 @@ typedef struct rx_run_opts {
     const char *pmi_addr; /* --pmi-addr: where remote ranks reach the launcher */
     const char **fwd_env; /* names set by -x / -genv, passed through ssh */
     int nfwd_env;
-    int bind_core;        /* --bind-to core */
+    int bind_core;        /* --bind-to: 1 core, 0 none, -1 default (core when the ranks fit) */
     int report_bindings;
     int tag_output;
     double timeout_s;     /* 0: none */
@@ -150,8 +150,10 @@ void rx_run_barrier_check(rx_run_job_t *job);
  * Returns RX_OK, or the exec errno as a positive number with the rank reaped. */
 int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd);
 
-/* bind.c: per-rank CPU sets, round-robin over the cores this process may use. */
-int rx_run_bind_plan(rx_run_job_t *job, int report);
+/* bind.c: per-rank CPU sets, round-robin over the cores this process may use.
+ * only_if_fits: bind only when every rank gets a core of its own (else leave
+ * job->bind_sets NULL and return RX_OK). */
+int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits);
 
 /* pmi_serve.c */
 void rx_run_pmi_input(rx_run_job_t *job, rx_run_rank_t *r);

@@ -8,7 +8,10 @@
  * packed form of a derived type). The target side is cut into contiguous
  * segments (one for raw layouts, else one per data block of each element);
  * each segment is moved by the target's path: memory access (DIRECT), the
- * transport's get / put (TL), or active messages (AM). */
+ * transport's get / put (TL), or active messages (AM). Over the network, puts,
+ * gets and plain accumulates are only issued (flush completes them), unless
+ * a staged buffer or a request needs them complete before returning; an
+ * accumulate whose op and type the network lacks goes by messages. */
 #include "rma.h"
 #include "core/rt.h"
 #include "coll/op.h"
@@ -120,7 +123,7 @@ static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const 
 static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int basic,
                      const void *in, uint64_t toff, size_t len, size_t nelem, void *fetched)
 {
-    rx_tl_t *tl = rx_rt.shm_tl; /* TL targets are this node's, reached by its single copy */
+    rx_tl_t *tl = t->tl; /* this node's single copy: net targets never come here */
     char stackbuf[256];
     char *tmp = len <= sizeof stackbuf ? stackbuf : malloc(len);
     if (!tmp)
@@ -148,6 +151,25 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
     if (tmp != stackbuf)
         free(tmp);
     return rc;
+}
+
+/* One segment to a net target. Accumulates arrive here only when the
+ * network has the atomic (amo, amt). */
+static int rx_rma_net_seg(rx_win_tgt_t *t, const rx_rma_op_t *op, int amo, int amt,
+                          const void *in, uint64_t toff, size_t len, size_t nelem, void *out)
+{
+    rx_tl_t *tl = t->tl;
+    switch (op->kind) {
+    case RX_RMA_OP_PUT: return tl->put_nb(tl, t->world, in, len, &t->rkey, toff);
+    case RX_RMA_OP_GET: return tl->get_nb(tl, t->world, out, len, &t->rkey, toff, NULL, NULL);
+    case RX_RMA_OP_CAS:
+        return tl->atomic(tl, t->world, RX_TL_AMO_CSWAP, amt, 1, in, op->cbuf, out, &t->rkey,
+                          toff);
+    default: break;
+    }
+    if (amo == RX_TL_AMO_READ && !out)
+        return RX_OK; /* MPI_Accumulate with MPI_NO_OP changes nothing */
+    return tl->atomic(tl, t->world, amo, amt, nelem, in, NULL, out, &t->rkey, toff);
 }
 
 int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
@@ -194,8 +216,13 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
             out_unpack = 1;
         }
     }
+    /* net accumulates: the network's atomic, or messages for the whole op */
+    int amo = -1, amt = -1, by_am = t->kind == RX_RMA_AM;
+    if (t->net && acc && !rx_rma_net_amo(t, op->kind == RX_RMA_OP_CAS ? -1 : op->op->predefined,
+                                         basic, &amo, &amt))
+        by_am = 1;
     rx_rma_amrec_t *rec = NULL;
-    if (t->kind == RX_RMA_AM) {
+    if (by_am) {
         /* the record owns out_stage and completes req once every reply came */
         rec = rx_rma_am_rec(req, out_unpack ? out_stage : NULL, op->rdt, op->rbuf);
         if (!rec) {
@@ -209,7 +236,7 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
     rx_seg_init(&it, op->tdt, op->tcount, rx_whole(op->tdt, acc));
     int64_t soff;
     size_t len, pos = 0;
-    rx_tl_t *tl = rx_rt.shm_tl;
+    rx_tl_t *tl = t->tl;
     while (rc == RX_OK && rx_seg_next(&it, &soff, &len)) {
         uint64_t o = toff + (uint64_t)soff;
         if (acc && it.whole)
@@ -226,6 +253,10 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
             default:
                 rx_acc_mem(t, op, basic, in ? in + pos : NULL, tp, nelem, out ? out + pos : NULL);
             }
+        } else if (t->net) {
+            t->nb_pending = 1;
+            rc = rx_rma_net_seg(t, op, amo, amt, in ? in + pos : NULL, o, len, nelem,
+                                out ? out + pos : NULL);
         } else {
             switch (op->kind) {
             case RX_RMA_OP_PUT: rc = tl->put(tl, t->world, in + pos, len, &t->rkey, o); break;
@@ -241,6 +272,14 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
         rx_rma_am_rec_done(rec, pos);
         free(in_stage);
         return rc;
+    }
+    /* staged buffers are freed and requests complete now: finish what the
+     * network only issued */
+    if (t->net && t->nb_pending && (in_stage || out_stage || req)) {
+        t->nb_pending = 0;
+        int frc = tl->flush(tl, t->world);
+        if (rc == RX_OK)
+            rc = frc;
     }
     if (rc == RX_OK && out_unpack)
         rx_dtype_unpack(op->rdt, out_stage, pos, op->rbuf);

@@ -10,7 +10,8 @@
  *           instructions, no help from the target's CPU.
  *   TL      the transport moves bytes to and from registered memory
  *           (cross-memory attach within a node for user memory given to
- *           Win_create or Win_attach): still no help from the target's CPU.
+ *           Win_create or Win_attach; the network's RMA for ranks on another
+ *           node, "net" targets): still no help from the target's CPU.
  *   AM      active messages the target's progress engine applies: ranks on
  *           another node, transports without a native get / put, or every
  *           target when RDMX_RMA_EMULATE=1.
@@ -25,13 +26,23 @@
  *     and-op and compare-and-swap takes the target's accumulate lock (a spin
  *     lock in the node-shared window metadata), then reads, combines and
  *     writes back by the transport.
+ *   - net targets: the network's atomics where it offers the op and type and
+ *     the target memory is of the first kind (the provider applies them at
+ *     the target with the same atomic instructions), else active messages,
+ *     whose handler follows the rules above. The choice depends only on
+ *     (target, op, type), so concurrent accumulates with one op on one
+ *     element always take one path, and every path uses atomic instructions
+ *     on 1, 2, 4 and 8-byte elements of mapped memory.
  * The passive-target lock (MPI_Win_lock) is a reader-writer word in the same
- * metadata, taken with atomic instructions by local origins and by the
- * target's AM handler on behalf of remote ones.
+ * metadata, taken with atomic instructions by local origins, with the
+ * network's compare-and-swap and fetch-and-add by origins on other nodes
+ * (registered with the window), or by the target's AM handler on behalf of
+ * origins without native atomics.
  *
- * Completion: DIRECT and TL operations are complete when the call returns;
+ * Completion: DIRECT and local TL operations are complete when the call
+ * returns; net operations are issued and completed by the transport's flush;
  * AM operations count as pending on their target until acknowledged, and
- * flush / unlock / fence / complete wait for them. */
+ * flush / unlock / fence / complete wait for both. */
 #ifndef RX_RMA_H
 #define RX_RMA_H
 
@@ -68,6 +79,12 @@ typedef struct rx_win_ctl {
     struct { uint64_t addr, len; } dyn[RX_WIN_DYN_MAX];
 } rx_win_ctl_t;
 
+/* What a member tells the others about reaching it over the network. */
+typedef struct rx_win_netkey {
+    rx_rkey_t mem, ctl;
+    int32_t ok, pad;
+} rx_win_netkey_t;
+
 typedef struct rx_win_tgt {
     int kind;
     int lockacc;            /* accumulates take ctl->acc_lock (see above) */
@@ -76,6 +93,12 @@ typedef struct rx_win_tgt {
     int disp_unit;
     int world;              /* world rank */
     rx_rkey_t rkey;         /* TL: the target's window memory */
+    rx_tl_t *tl;            /* TL: the transport that reaches it */
+    uint8_t net;            /* TL over the network: completed by tl->flush */
+    uint8_t netamo;         /* net: accumulates by the network's atomics where offered */
+    uint8_t netlock;        /* net: lock word taken by the network's atomics */
+    uint8_t nb_pending;     /* net: operations issued since the last flush */
+    rx_rkey_t ctl_rkey;     /* net: the target's control block (lock word first) */
     rx_win_ctl_t *ctl;      /* this target's metadata when on this node, else NULL */
     uint8_t access;         /* 0 none, 1 locked shared, 2 locked exclusive, 3 PSCW start */
     uint8_t nocheck;        /* locked with MPI_MODE_NOCHECK: no lock word held */
@@ -102,6 +125,11 @@ typedef struct rx_win {
     int own_fd;             /* Win_allocate: this rank's memory file */
     void *own_mem;
     size_t own_len;
+    rx_tl_t *net_tl;        /* network transport holding our registrations, or NULL */
+    struct rx_win_netkey *net_keys; /* during creation: every member's keys */
+    void *myctl_reg;        /* registered control block (net), or NULL */
+    void *reg_mem;          /* registered window memory (net), or NULL */
+    size_t reg_len;
     void **maps;            /* mappings of peers' memory, by rank (NULL if none) */
     size_t *map_lens;
     /* epochs */
@@ -209,6 +237,18 @@ void rx_rma_win_unregister(rx_win_t *w);
 rx_win_t *rx_rma_win_find(uint32_t id);
 /* Resolve a target-side byte range of this rank's window; NULL if outside. */
 void *rx_rma_local_addr(rx_win_t *w, uint64_t off, uint64_t len);
+
+/* net.c: targets on other nodes reached by the network's RMA */
+/* The network transport windows may use, or NULL. */
+rx_tl_t *rx_rma_net_tl(void);
+/* The network atomic for (MPI op, basic type): 1 and *amo, *amt when the
+ * target takes it natively, else 0 (emulate). op_id: RX_OP_* or -1 for
+ * compare-and-swap. */
+int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *amt);
+int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive);
+int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive);
+/* Complete issued net operations to target (-1: all). */
+int rx_rma_net_flush(rx_win_t *w, int target);
 
 /* 1 when RDMX_RMA_EMULATE forces every target onto active messages. */
 int rx_rma_emulate(void);

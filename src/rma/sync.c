@@ -4,9 +4,11 @@
  *
  * Fence is a barrier on the window's private communicator once every
  * emulated operation has been answered (direct and transport operations are
- * complete when issued). Locks are the reader-writer words of the node-shared
- * metadata, taken with atomic instructions; only targets reached by messages
- * ask the target's progress for them. Post / start / complete / wait exchange
+ * complete when issued; the network's are completed by its flush). Locks are
+ * the reader-writer words of the node-shared metadata, taken with atomic
+ * instructions, or with the network's atomics from other nodes; only targets
+ * reached by messages ask the target's progress for them. Post / start /
+ * complete / wait exchange
  * zero-byte messages on the private communicator: POST tells an origin it may
  * access, COMPLETE tells the target that the origin's operations are done. */
 #include "rma.h"
@@ -56,6 +58,11 @@ int rx_win_flush(rx_win_t *w, int target)
 {
     /* direct stores are complete; make them visible before what follows */
     atomic_thread_fence(memory_order_seq_cst);
+    int nrc = w->net_tl ? rx_rma_net_flush(w, target) : RX_OK;
+    if (nrc != RX_OK) {
+        rx_rma_am_flush(w, target); /* still wait for those: their buffers are in use */
+        return nrc;
+    }
     if (!w->am_pending_total) {
         if (target >= 0 && w->tgt[target].am_err) {
             int e = w->tgt[target].am_err;
@@ -85,16 +92,36 @@ static int rx_lock_local(rx_win_t *w, rx_win_tgt_t *t, int exclusive)
     return RX_OK;
 }
 
+/* The lock word of target: in our node's metadata, over the network, or by
+ * asking the target. */
+static int rx_lock_take(rx_win_t *w, int target, int exclusive)
+{
+    rx_win_tgt_t *t = &w->tgt[target];
+    if (t->kind != RX_RMA_AM && t->ctl)
+        return rx_lock_local(w, t, exclusive);
+    if (t->net && t->netlock)
+        return rx_rma_net_lock(t, exclusive);
+    return rx_rma_am_lock(w, target, exclusive);
+}
+
+static int rx_lock_drop(rx_win_t *w, int target, int exclusive)
+{
+    rx_win_tgt_t *t = &w->tgt[target];
+    if (t->kind != RX_RMA_AM && t->ctl) {
+        rx_rma_lock_release(&t->ctl->lock, exclusive);
+        return RX_OK;
+    }
+    if (t->net && t->netlock)
+        return rx_rma_net_unlock(t, exclusive);
+    return rx_rma_am_unlock(w, target, exclusive);
+}
+
 int rx_win_lock(rx_win_t *w, int exclusive, int target, int nocheck)
 {
     rx_win_tgt_t *t = &w->tgt[target];
     int rc = RX_OK;
-    if (!nocheck) {
-        if (t->kind == RX_RMA_AM)
-            rc = rx_rma_am_lock(w, target, exclusive);
-        else
-            rc = rx_lock_local(w, t, exclusive);
-    }
+    if (!nocheck)
+        rc = rx_lock_take(w, target, exclusive);
     if (rc == RX_OK) {
         t->access = exclusive ? 2 : 1;
         t->nocheck = (uint8_t)nocheck;
@@ -108,13 +135,9 @@ int rx_win_unlock(rx_win_t *w, int target)
     rx_win_tgt_t *t = &w->tgt[target];
     int rc = rx_win_flush(w, target), exclusive = t->access == 2;
     if (!t->nocheck) {
-        if (t->kind == RX_RMA_AM) {
-            int urc = rx_rma_am_unlock(w, target, exclusive);
-            if (rc == RX_OK)
-                rc = urc;
-        } else {
-            rx_rma_lock_release(&t->ctl->lock, exclusive);
-        }
+        int urc = rx_lock_drop(w, target, exclusive);
+        if (rc == RX_OK)
+            rc = urc;
     }
     t->access = 0;
     t->nocheck = 0;
@@ -125,8 +148,7 @@ int rx_win_unlock(rx_win_t *w, int target)
 int rx_win_lock_all(rx_win_t *w, int nocheck)
 {
     for (int i = 0; i < w->size && !nocheck; i++) {
-        rx_win_tgt_t *t = &w->tgt[i];
-        int rc = t->kind == RX_RMA_AM ? rx_rma_am_lock(w, i, 0) : rx_lock_local(w, t, 0);
+        int rc = rx_lock_take(w, i, 0);
         if (rc != RX_OK)
             return rc;
     }
@@ -138,14 +160,9 @@ int rx_win_unlock_all(rx_win_t *w)
 {
     int rc = rx_win_flush(w, -1);
     for (int i = 0; i < w->size && w->lock_all == 1; i++) {
-        rx_win_tgt_t *t = &w->tgt[i];
-        if (t->kind == RX_RMA_AM) {
-            int urc = rx_rma_am_unlock(w, i, 0);
-            if (rc == RX_OK)
-                rc = urc;
-        } else {
-            rx_rma_lock_release(&t->ctl->lock, 0);
-        }
+        int urc = rx_lock_drop(w, i, 0);
+        if (rc == RX_OK)
+            rc = urc;
     }
     w->lock_all = 0;
     return rc;

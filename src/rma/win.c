@@ -3,7 +3,10 @@
  * communicator: every member describes its memory, the node's first member
  * creates the node-shared metadata (lock words), and each rank maps what it
  * can of its node's window memory. Whether memory counts as mapped is agreed
- * by every member, since it decides how accumulates are made atomic. */
+ * by every member, since it decides how accumulates are made atomic. When
+ * members sit on several nodes, each also registers its window memory and its
+ * control block (lock word) with the network transport and the keys are
+ * gathered, so that origins elsewhere reach it without the target's CPU. */
 #include "rma.h"
 #include "coll/coll.h"
 #include "coll/op.h"
@@ -49,6 +52,77 @@ static int rx_win_all_ok(rx_comm_t *c, int *flags, int n)
     return rx_coll_allreduce(flags, flags, (size_t)n,
                              rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
                              rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
+}
+
+static int rx_win_node_members(rx_comm_t *c, int r)
+{
+    int n = 0;
+    for (int i = 0; i < c->size; i++)
+        n += rx_rt.node_of[c->world[i]] == rx_rt.node_of[c->world[r]];
+    return n;
+}
+
+static void rx_win_net_release(rx_win_t *w)
+{
+    rx_tl_t *net = w->net_tl;
+    if (!net)
+        return;
+    if (w->reg_mem)
+        net->mem_release(net, w->reg_mem, w->reg_len);
+    if (w->myctl_reg)
+        net->mem_release(net, w->myctl_reg, sizeof(rx_win_ctl_t));
+    w->reg_mem = NULL;
+    w->myctl_reg = NULL;
+    w->net_tl = NULL;
+}
+
+/* Members on several nodes: register this rank's memory and control block
+ * with the network transport and gather everyone's keys (w->net_keys). Every
+ * member must succeed, or the window reaches other nodes by messages. */
+static int rx_win_net_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t bytes,
+                            int leader)
+{
+    rx_tl_t *net = rx_rma_net_tl();
+    int spans = rx_win_node_members(comm, comm->rank) < comm->size;
+    if (!spans || !net || rx_rma_emulate() || flavor == RX_WIN_FLAVOR_DYNAMIC ||
+        flavor == RX_WIN_FLAVOR_SHARED)
+        return RX_OK;
+    int idx = rx_win_node_index(comm, comm->rank, &leader);
+    rx_win_ctl_t *ctl = (rx_win_ctl_t *)w->meta + idx;
+    rx_win_netkey_t mine = {.ok = 1};
+    w->net_tl = net;
+    if (bytes && base) {
+        if (net->mem_reg(net, base, bytes, &mine.mem) == RX_OK) {
+            w->reg_mem = base;
+            w->reg_len = bytes;
+        } else {
+            mine.ok = 0;
+        }
+    }
+    if (mine.ok) {
+        if (net->mem_reg(net, ctl, sizeof *ctl, &mine.ctl) == RX_OK)
+            w->myctl_reg = ctl;
+        else
+            mine.ok = 0;
+    }
+    if (net->rma_expose)
+        net->rma_expose(net);
+    w->net_keys = calloc((size_t)comm->size, sizeof *w->net_keys);
+    if (!w->net_keys)
+        return RX_ERR_NOMEM;
+    int rc = rx_coll_allgather(&mine, sizeof mine, w->net_keys, comm);
+    if (rc != RX_OK)
+        return rc;
+    for (int i = 0; i < comm->size; i++)
+        if (!w->net_keys[i].ok) {
+            rx_log_warn("rma: rank %d could not register its window memory with the network; "
+                        "this window reaches other nodes by messages", i);
+            rx_win_net_release(w);
+            free(w->net_keys);
+            w->net_keys = NULL;
+            return RX_OK;
+        }
+    return RX_OK;
 }
 
 int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t bytes,
@@ -159,6 +233,8 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
         goto fail;
     }
     int mapped = ok[1];
+    if ((rc = rx_win_net_setup(w, comm, flavor, base, bytes, leader)) != RX_OK)
+        goto fail;
     /* every peer has opened our file: a Win_allocate file needs no descriptor now */
     if (w->own_fd >= 0) {
         close(w->own_fd);
@@ -177,8 +253,13 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
         t->disp_unit = d[i].disp_unit;
         t->ctl = local ? (rx_win_ctl_t *)w->meta + idx : NULL;
         t->lockacc = !(flavor == RX_WIN_FLAVOR_SHARED || (d[i].fd >= 0 && mapped));
+        /* alone on its node, nobody reaches its memory by cross-memory attach:
+         * atomic instructions suffice, and they agree with network atomics */
+        if (rx_win_node_members(comm, i) == 1)
+            t->lockacc = 0;
         t->rkey.addr = d[i].addr;
         t->rkey.key = (uint64_t)d[i].pid;
+        t->tl = shm;
         if (rx_rma_emulate()) {
             t->kind = RX_RMA_AM;
         } else if (flavor == RX_WIN_FLAVOR_SHARED) {
@@ -193,6 +274,18 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
             t->kind = RX_RMA_TL;
             if (flavor == RX_WIN_FLAVOR_DYNAMIC)
                 t->rkey.addr = 0; /* displacements are addresses */
+        } else if (!local && w->net_keys) {
+            rx_tl_t *net = w->net_tl;
+            t->kind = RX_RMA_TL;
+            t->tl = net;
+            t->net = 1;
+            t->rkey = w->net_keys[i].mem;
+            t->ctl_rkey = w->net_keys[i].ctl;
+            /* network atomics only on memory whose other accesses are atomic
+             * instructions too (cross-memory attach cannot be atomic) */
+            t->netamo = !t->lockacc && net->atomic != NULL;
+            t->netlock = net->atomic && (net->amo_types[RX_TL_AMO_CSWAP] & (1u << RX_TL_AMT_U64)) &&
+                         (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
         } else {
             t->kind = RX_RMA_AM;
         }
@@ -201,11 +294,14 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
     if (base_out)
         *base_out = w->base;
     free(d);
+    free(w->net_keys);
+    w->net_keys = NULL;
     rx_rma_win_register(w);
-    rx_log_info("rma: window %u flavor %d: %zu bytes, %s", w->id, flavor, bytes,
+    rx_log_info("rma: window %u flavor %d: %zu bytes, %s%s", w->id, flavor, bytes,
                 rx_rma_emulate() ? "every target by active messages"
                 : w->tgt[me].lockacc ? "user memory: peers use cross-memory attach"
-                                     : "node-shared memory, mapped by the node's ranks");
+                                     : "memory mapped by the node's ranks",
+                w->net_tl ? "; other nodes by the network's RMA" : "");
     /* no member may send active messages before every member registered */
     return rx_coll_barrier(comm);
 fail:
@@ -217,6 +313,9 @@ fail:
 void rx_win_teardown(rx_win_t *w)
 {
     rx_rma_win_unregister(w);
+    rx_win_net_release(w);
+    free(w->net_keys);
+    w->net_keys = NULL;
     for (int i = 0; w->maps && i < w->size; i++)
         if (w->maps[i])
             rx_region_detach(w->maps[i], w->map_lens[i]);

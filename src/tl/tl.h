@@ -52,8 +52,22 @@ enum rx_tl_caps {
     RX_TL_CAP_SHARED_ALLOC = 1u << 3, /* node-shared allocations */
 };
 
-/* Remote atomic operations (the atomic slot below). */
-enum rx_tl_amo { RX_TL_AMO_ADD = 1, RX_TL_AMO_SWAP, RX_TL_AMO_CSWAP };
+/* Remote atomic operations (the atomic slot below): MPI's predefined
+ * reduction ops that networks offer, plus plain write (MPI_REPLACE), read
+ * (MPI_NO_OP) and compare-and-swap. */
+enum rx_tl_amo {
+    RX_TL_AMO_SUM, RX_TL_AMO_PROD, RX_TL_AMO_MIN, RX_TL_AMO_MAX,
+    RX_TL_AMO_LAND, RX_TL_AMO_LOR, RX_TL_AMO_LXOR,
+    RX_TL_AMO_BAND, RX_TL_AMO_BOR, RX_TL_AMO_BXOR,
+    RX_TL_AMO_WRITE, RX_TL_AMO_READ, RX_TL_AMO_CSWAP,
+    RX_TL_AMO_NOPS
+};
+/* Element types of remote atomics (bit positions in rx_tl_t.amo_types). */
+enum rx_tl_amo_type {
+    RX_TL_AMT_I8, RX_TL_AMT_U8, RX_TL_AMT_I16, RX_TL_AMT_U16, RX_TL_AMT_I32, RX_TL_AMT_U32,
+    RX_TL_AMT_I64, RX_TL_AMT_U64, RX_TL_AMT_FLOAT, RX_TL_AMT_DOUBLE,
+    RX_TL_AMT_NTYPES
+};
 
 typedef struct rx_tl rx_tl_t;
 
@@ -84,6 +98,13 @@ struct rx_tl {
     size_t max_am_payload;     /* largest payload one am_send carries */
     size_t eager_limit;        /* payloads above this go by rendezvous */
     const unsigned char *reaches; /* reaches[world_rank] != 0 if this transport reaches it */
+    /* RX_TL_CAP_ATOMIC: bit t of amo_types[op] set when op works natively on
+     * elements of type t (rx_tl_amo_type), fetching or not. Such atomics are
+     * applied at the target with the CPU's atomic instructions, so they stay
+     * atomic with respect to loads, stores and atomic instructions of the
+     * target's node on the same 1, 2, 4 or 8-byte element; a transport
+     * whose atomics are not (a NIC's own atomic unit) does not advertise them. */
+    uint32_t amo_types[RX_TL_AMO_NOPS];
     void *priv;
 
     /* Send one active message; RX_OK once the payload is copied out (the
@@ -104,26 +125,40 @@ struct rx_tl {
                uint64_t offset);
     int (*put)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                const rx_rkey_t *rkey, uint64_t offset);
-    /* One-sided atomics at (rkey, offset), present when caps has
-     * RX_TL_CAP_ATOMIC: op is RX_TL_AMO_*, width 4 or 8 bytes of an unsigned
-     * integer; *fetched (may be NULL for ADD) receives the old value. NULL
-     * slot: the layer above emulates atomics with active messages. */
-    int (*atomic)(rx_tl_t *tl, int world_peer, int op, int width, const void *operand,
-                  const void *compare, void *fetched, const rx_rkey_t *rkey, uint64_t offset);
+    /* One-sided atomics on count elements of type (rx_tl_amo_type) at
+     * (rkey, offset), present when caps has RX_TL_CAP_ATOMIC and amo_types
+     * allows (op, type). With fetched (and always for CSWAP, count 1) it
+     * returns once the old values are in fetched; without, it returns once
+     * issued: operand must stay unchanged until flush(world_peer), which
+     * completes it. NULL slot: the layer above emulates atomics with active
+     * messages. */
+    int (*atomic)(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
+                  const void *operand, const void *compare, void *fetched,
+                  const rx_rkey_t *rkey, uint64_t offset);
+    /* Optional (NULL: use put). Start a write and return at once; local must
+     * stay unchanged until flush(world_peer) completes it. */
+    int (*put_nb)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                  const rx_rkey_t *rkey, uint64_t offset);
     /* Remote completion: returns once every get / put / atomic this process
      * issued to world_peer (-1: to every peer) is complete at the target and
-     * its local buffers may be reused. NULL slot: those operations complete
-     * before they return (shm, self). */
+     * its local buffers may be reused; returns the first error of those
+     * operations. NULL slot: those operations complete before they return
+     * (shm, self). */
     int (*flush)(rx_tl_t *tl, int world_peer);
     /* Optional (NULL: use get). Start reading like get and return at once;
      * done(arg, status) runs from progress() once the bytes are in local.
-     * RX_OK means done will run; any other return means it will not. */
+     * RX_OK means done will run; any other return means it will not. done
+     * NULL: nothing runs, flush(world_peer) completes the read. */
     int (*get_nb)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
                   uint64_t offset, rx_tl_done_t done, void *arg);
     /* Optional: the layer above no longer exposes memory it passed to
      * mem_reg (a rendezvous send completed); lets a registration cache
      * release or evict it. */
     void (*mem_release)(rx_tl_t *tl, void *addr, size_t len);
+    /* Optional: this process now exposes memory to peers' one-sided
+     * operations (a window); a transport whose provider moves such data only
+     * when polled arranges for it to happen without the application's calls. */
+    void (*rma_expose)(rx_tl_t *tl);
     void (*fini)(rx_tl_t *tl);
 };
 

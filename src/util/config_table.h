@@ -19,6 +19,8 @@ RX_CONFIG(OFI_IFACE, STR, "", "libfabric domain (for tcp: network interface) to 
 RX_CONFIG(OFI_EAGER_LIMIT, INT, "0", "largest payload (bytes) sent eagerly over the network (staged copy); larger messages go by rendezvous, read by RDMA straight into the receive buffer; 0 picks by provider: 64 KiB over tcp, 16 KiB over RDMA hardware")
 RX_CONFIG(OFI_MR_CACHE, INT, "256", "memory registrations kept for reuse (0: register for each transfer); entries are dropped when their memory is unmapped")
 RX_CONFIG(OFI_STATS, BOOL, "0", "print the network transport's counters at finalize (bytes copied by rdmx, bytes read by RDMA, registration cache hits/misses/invalidations)")
+RX_CONFIG(OFI_RMA, BOOL, "1", "one-sided operations to ranks on other nodes by the network's own RMA (fi_write, fi_read, fi_atomic where the provider offers the op and type); 0: by active messages that the target's progress applies")
+RX_CONFIG(OFI_PROGRESS, STR, "auto", "who moves one-sided data at a target: auto (once a window exposes memory, a thread polls the provider every 100 us when it has no hardware progress, so passive-target operations complete while the target computes), thread (that thread even with hardware progress), manual (only the target's own MPI calls)")
 RX_CONFIG(LAUNCH, STR, "", "rdmx-run: command template that starts ranks on other hosts, {host} replaced and the program appended, e.g. ip netns exec {host} (same as --launcher-exec); empty: ssh")
 RX_CONFIG(RMA_EMULATE, BOOL, "0", "one-sided operations to every target by active messages that the target's progress applies, as for ranks the transport cannot reach directly (testing the emulation path)")
 RX_CONFIG(COLL_BARRIER, STR, "auto", "barrier algorithm: auto, shm, dissemination, hier (docs/collectives.md)")

@@ -23,7 +23,7 @@ job() {
     while [ "$1" != -- ]; do envs+=(-x "$1"); shift; done
     shift
     ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "$RXN_HOSTS" -ppn "$ppn" \
-        --launcher-exec "ip netns exec {host}" --timeout 120 -x RDMX_OFI_PROVIDER="tcp;ofi_rxm" \
+        --launcher-exec "ip netns exec {host}" --timeout 120 -x RDMX_OFI_PROVIDER="${RXN_PROVIDER:-tcp;ofi_rxm}" \
         "${envs[@]}" "$@" >"$W/out" 2>"$W/err"
     RC=$?
     return $RC
@@ -35,12 +35,13 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 under() { awk -v t="$1" -v l="$2" 'BEGIN { exit !(t < l) }'; }
 
 # suite PPN PROGRAM[:ARG,ARG]...: each must print "No Errors" and exit 0
+# (SUITE_ENV: more VAR=VALUE words for every job)
 suite() {
     local ppn=$1; shift
     for p in "$@"; do
         local prog=${p%%:*} args=()
         [ "$prog" != "$p" ] && IFS=',' read -r -a args <<<"${p#*:}"
-        job "$ppn" RDMX_WAIT=yield -- "$MPI/rxmpi_$prog" "${args[@]}"
+        job "$ppn" RDMX_WAIT=yield $SUITE_ENV -- "$MPI/rxmpi_$prog" "${args[@]}"
         [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "$p at $ppn ranks per host: status $RC"
         echo "ok $p (${#RXN_H[@]} hosts x $ppn)"
     done
@@ -69,10 +70,27 @@ coll-2hosts)
     suite 2 coll_basic coll_reduce coll_inplace comm_split p2p_order
     ;;
 rma-2hosts)
-    # one-sided across nodes (targets on another node by active messages)
+    # one-sided across nodes by the network's RMA and atomics (dynamic windows
+    # and ops the network lacks by active messages); rma_nocpu: the target
+    # computes without MPI calls while the others lock, put, get, fetch-and-add,
+    # compare-and-swap and unlock; at 2 per host shared memory and network mix
     rx_net_up 2 || fail "namespace set-up"
-    suite 1 rma_ops:allocate rma_ops:create rma_ops:dynamic rma_ops:allocmem rma_counter:allocate,2000
-    suite 2 rma_ops:allocate rma_ops:create rma_counter:allocate,2000
+    suite 1 rma_ops:allocate rma_ops:create rma_ops:dynamic rma_ops:allocmem rma_counter:allocate,2000 \
+        rma_counter:create,2000 rma_nocpu:allocate rma_nocpu:create rma_nocpu:allocmem
+    suite 2 rma_ops:allocate rma_ops:create rma_ops:allocmem rma_counter:allocate,2000 \
+        rma_counter:create,2000 rma_nocpu:allocate rma_nocpu:create
+    ;;
+rma-4hosts)
+    rx_net_up 4 || fail "namespace set-up"
+    suite 1 rma_ops:allocate rma_ops:create rma_counter:allocate,2000 rma_nocpu:allocate rma_nocpu:create
+    suite 2 rma_ops:create rma_counter:allocate,1000 rma_nocpu:allocate
+    ;;
+rma-emulated-2hosts)
+    # the network's RMA turned off: every operation across nodes by messages
+    rx_net_up 2 || fail "namespace set-up"
+    SUITE_ENV=RDMX_OFI_RMA=0
+    suite 1 rma_ops:allocate rma_ops:create rma_counter:allocate,2000
+    suite 2 rma_ops:allocate rma_counter:create,2000
     ;;
 p2p-4hosts)
     rx_net_up 4 || fail "namespace set-up"

@@ -6,7 +6,8 @@
  *               exchange through the bootstrap, the ops table, counters
  *   ofi_am.c    active messages: pre-posted receive buffers, staged sends,
  *               completion-queue progress
- *   ofi_rma.c   rendezvous reads (fi_read into the user buffer) and writes
+ *   ofi_rma.c   rendezvous reads (fi_read into the user buffer); one-sided
+ *               reads, writes and atomics for windows, flush
  *   mr_cache.c  the registration cache and its invalidation on unmap
  *
  * Wire format of an active message: rx_ofi_wire_t (sender rank) followed by
@@ -26,7 +27,10 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_rma.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct rx_ofi_wire {
@@ -54,8 +58,13 @@ typedef struct rx_ofi_op {
     size_t len;
     uint64_t raddr, rkey;
     struct rx_ofi_mr *lmr;   /* local registration (FI_MR_LOCAL), or NULL */
-    rx_tl_done_t done;
+    rx_tl_done_t done;       /* NULL: counted per peer until flush */
     void *arg;
+    /* atomics (kind READ when they fetch, else WRITE): amo = rx_tl_amo + 1 */
+    int amo, amt;
+    const void *compare;
+    void *result;
+    struct rx_ofi_mr *clmr, *rlmr;
 } rx_ofi_op_t;
 
 /* A cached registration covering [base, base + len). */
@@ -121,6 +130,16 @@ typedef struct rx_ofi {
     rx_ofi_op_t *op_free;
     rx_ofi_op_t *retry_head, *retry_tail; /* reads/writes the provider refused for now */
     int rma_out;
+    int *peer_out;            /* one-sided operations in flight to each rank, awaiting flush */
+    int *peer_err;            /* first error among them */
+    int fi_amt[RX_TL_AMT_NTYPES]; /* fi_datatype of each rx_tl_amo_type */
+    size_t amo_count[RX_TL_AMT_NTYPES]; /* elements per atomic operation */
+    int delivery_complete;    /* writes ask for FI_DELIVERY_COMPLETE */
+    int progress_thread;      /* windows get a progress thread (RDMX_OFI_PROGRESS) */
+    struct fid_cntr *pcntr;   /* polled by that thread: reading it drives the endpoint */
+    pthread_t pthr;
+    int pthr_on;
+    _Atomic int pthr_stop;
     /* registration cache */
     rx_ofi_mr_t *mr_head, *mr_tail;
     int mr_count, mr_cap;
@@ -152,6 +171,17 @@ void rx_ofi_rma_complete(rx_ofi_t *o, rx_ofi_op_t *op, int status);
 /* Post what the provider refused earlier; returns how many went out. */
 int rx_ofi_rma_retry(rx_ofi_t *o);
 void rx_ofi_rma_fini(rx_ofi_t *o);
+/* One-sided operations for windows (tl.h: put_nb, atomic, flush). */
+int rx_ofi_put_nb(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                  const rx_rkey_t *rkey, uint64_t offset);
+int rx_ofi_atomic(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
+                  const void *operand, const void *compare, void *fetched,
+                  const rx_rkey_t *rkey, uint64_t offset);
+int rx_ofi_flush(rx_tl_t *tl, int world_peer);
+/* Fill tl.amo_types from fi_query_atomic; 0 when nothing is native. */
+int rx_ofi_atomic_query(rx_ofi_t *o);
+/* tl.rma_expose: start the progress thread (once); stopped by rma_fini. */
+void rx_ofi_rma_expose(rx_tl_t *tl);
 
 /* mr_cache.c */
 /* A registration covering [addr, addr + len), from the cache or new; holds a

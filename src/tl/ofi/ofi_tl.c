@@ -115,21 +115,41 @@ static int rx_ofi_open(rx_ofi_t *o, const rx_tl_job_t *job)
                  (unsigned long long)((eager ? eager : RX_OFI_EAGER_TCP) + RX_OFI_MSG_HDR));
         setenv("FI_OFI_RXM_BUFFER_SIZE", v, 0);
     }
-    struct fi_info *hints = fi_allocinfo(), *list = NULL;
-    if (!hints)
-        return RX_ERR_NOMEM;
-    hints->ep_attr->type = FI_EP_RDM;
-    hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    hints->mode = FI_CONTEXT;
-    hints->domain_attr->mr_mode =
-        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-    hints->domain_attr->threading = FI_THREAD_DOMAIN;
-    hints->domain_attr->av_type = FI_AV_TABLE;
-    hints->domain_attr->resource_mgmt = FI_RM_ENABLED;
-    hints->tx_attr->msg_order = FI_ORDER_SAS;
-    hints->rx_attr->msg_order = FI_ORDER_SAS;
-    int ret = fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list);
-    fi_freeinfo(hints);
+    /* Passive-target operations must complete while the target computes.
+     * ofi_rxm (over tcp and verbs alike) moves RMA data and applies atomics
+     * in software, only when the target's endpoint is progressed; its own
+     * progress thread (FI_OFI_RXM_DATA_AUTO_PROGRESS) cannot wait on tcp's
+     * completion queue in libfabric 1.17 and ends at once. So rdmx polls the
+     * endpoint from a thread of its own once a window exposes memory, which
+     * needs a thread-safe domain. */
+    int thread = cf->OFI_RMA && strcmp(cf->OFI_PROGRESS, "manual") != 0;
+    struct fi_info *list = NULL;
+    int ret = -FI_ENODATA;
+    /* with atomics first; a provider without them still serves the rest */
+    for (int pass = cf->OFI_RMA ? 0 : 1; pass < 2 && ret; pass++) {
+        struct fi_info *hints = fi_allocinfo();
+        if (!hints)
+            return RX_ERR_NOMEM;
+        hints->ep_attr->type = FI_EP_RDM;
+        hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE |
+                      (pass == 0 ? FI_ATOMIC : 0);
+        hints->mode = FI_CONTEXT;
+        hints->domain_attr->mr_mode =
+            FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+        hints->domain_attr->threading = thread ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+        hints->domain_attr->av_type = FI_AV_TABLE;
+        hints->domain_attr->resource_mgmt = FI_RM_ENABLED;
+        hints->tx_attr->msg_order = FI_ORDER_SAS;
+        hints->rx_attr->msg_order = FI_ORDER_SAS;
+        ret = fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list);
+        fi_freeinfo(hints);
+        if (!ret && !rx_ofi_pick(list, cf->OFI_PROVIDER, cf->OFI_IFACE, job->nnodes == 1) &&
+            pass == 0) {
+            fi_freeinfo(list); /* the wanted provider lacks atomics: ask again */
+            list = NULL;
+            ret = -FI_ENODATA;
+        }
+    }
     if (ret) {
         rx_log_error("ofi: no libfabric provider offers reliable-datagram endpoints with RMA: %s",
                      fi_strerror(-ret));
@@ -148,6 +168,9 @@ static int rx_ofi_open(rx_ofi_t *o, const rx_tl_job_t *job)
     if (!o->info)
         return RX_ERR_NOMEM;
     fi = o->info;
+    o->progress_thread = thread && (fi->domain_attr->data_progress != FI_PROGRESS_AUTO ||
+                                    !strcmp(cf->OFI_PROGRESS, "thread"));
+    o->delivery_complete = 1;
     o->mr_local = !!(fi->domain_attr->mr_mode & FI_MR_LOCAL);
     o->virt_addr = !!(fi->domain_attr->mr_mode & FI_MR_VIRT_ADDR);
     o->prov_key = !!(fi->domain_attr->mr_mode & FI_MR_PROV_KEY);
@@ -173,6 +196,13 @@ static int rx_ofi_open(rx_ofi_t *o, const rx_tl_job_t *job)
         return rx_ofi_err("fi_ep_bind(av)", ret);
     if ((ret = fi_ep_bind(o->ep, &o->cq->fid, FI_TRANSMIT | FI_RECV)))
         return rx_ofi_err("fi_ep_bind(cq)", ret);
+    if (o->progress_thread) { /* reading a counter progresses its endpoint */
+        struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
+        if ((ret = fi_cntr_open(o->domain, &ca, &o->pcntr, NULL)))
+            return rx_ofi_err("fi_cntr_open", ret);
+        if ((ret = fi_ep_bind(o->ep, &o->pcntr->fid, FI_SEND)))
+            return rx_ofi_err("fi_ep_bind(cntr)", ret);
+    }
     if ((ret = fi_enable(o->ep)))
         return rx_ofi_err("fi_enable", ret);
 
@@ -290,11 +320,13 @@ static void rx_ofi_close(rx_ofi_t *o)
     for (long spins = 0; o->ep && (o->sends_out > 0 || o->rma_out > 0) && spins < 10000000;
          spins++)
         rx_ofi_progress(&o->tl);
+    rx_ofi_rma_fini(o); /* stops the progress thread before the endpoint goes */
     if (o->ep)
         fi_close(&o->ep->fid);
+    if (o->pcntr)
+        fi_close(&o->pcntr->fid);
     rx_ofi_am_fini(o);
     rx_ofi_mr_fini(o);
-    rx_ofi_rma_fini(o);
     if (o->cq)
         fi_close(&o->cq->fid);
     if (o->av)
@@ -334,8 +366,10 @@ int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out)
     o->handler_arg = job->am_arg;
     o->addr = calloc((size_t)job->size, sizeof *o->addr);
     o->reach = calloc((size_t)job->size, 1);
+    o->peer_out = calloc((size_t)job->size, sizeof *o->peer_out);
+    o->peer_err = calloc((size_t)job->size, sizeof *o->peer_err);
     int all = !strcmp(rx_config()->OFI, "all");
-    int rc = o->addr && o->reach ? RX_OK : RX_ERR_NOMEM;
+    int rc = o->addr && o->reach && o->peer_out && o->peer_err ? RX_OK : RX_ERR_NOMEM;
     for (int r = 0; rc == RX_OK && r < job->size; r++)
         o->reach[r] = r != job->rank && (all || job->node_of[r] != job->node_of[job->rank]);
     if (rc == RX_OK)
@@ -358,9 +392,27 @@ int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out)
     tl->put = rx_ofi_put;
     tl->get_nb = rx_ofi_get_nb;
     tl->fini = rx_ofi_fini;
-    rx_log_info("ofi: provider %s, domain %s, eager limit %zu, registration cache %d",
+    int amo = 0;
+    if (rx_config()->OFI_RMA) {
+        tl->put_nb = rx_ofi_put_nb;
+        tl->flush = rx_ofi_flush;
+        if (o->progress_thread)
+            tl->rma_expose = rx_ofi_rma_expose;
+        /* only atomics the target applies with CPU instructions (software
+         * providers) mix safely with the node's own atomic instructions */
+        if ((o->info->caps & FI_ATOMIC) && !strncmp(o->info->fabric_attr->prov_name, "tcp", 3) &&
+            rx_ofi_atomic_query(o)) {
+            tl->caps |= RX_TL_CAP_ATOMIC;
+            tl->atomic = rx_ofi_atomic;
+            amo = 1;
+        }
+    }
+    rx_log_info("ofi: provider %s, domain %s, eager limit %zu, registration cache %d, "
+                "one-sided %s, atomics %s, progress %s",
                 o->info->fabric_attr->prov_name, o->info->domain_attr->name,
-                tl->eager_limit, o->mr_cap);
+                tl->eager_limit, o->mr_cap, rx_config()->OFI_RMA ? "native" : "by messages",
+                amo ? "native" : "by messages",
+                o->progress_thread ? "thread once a window exists" : "by calls");
     *out = tl;
     return RX_OK;
 }

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT
+ * Targets on other nodes reached by the network's own RMA: which atomics are
+ * native, the passive-target lock word taken remotely, flush.
+ *
+ * The lock word is the same reader-writer word local origins take with
+ * atomic instructions (rx_rma_lock_try): exclusive = compare-and-swap 0 ->
+ * EXCL; shared = fetch-and-add 1, undone when EXCL was set. The target's
+ * memory is registered with the window, and the provider applies atomics
+ * with CPU instructions at the target, so both kinds of origins contend on
+ * one word and no request waits for the target's MPI calls. */
+#include "rma.h"
+#include "coll/op.h"
+#include "core/rt.h"
+#include "util/status.h"
+
+#include <string.h>
+
+rx_tl_t *rx_rma_net_tl(void)
+{
+    for (int i = 0; i < rx_rt.ntl; i++) {
+        rx_tl_t *tl = rx_rt.tls[i];
+        if (tl->flush && tl->put_nb && tl->get_nb && tl->mem_reg && tl->mem_release &&
+            (tl->caps & (RX_TL_CAP_GET | RX_TL_CAP_PUT)) == (RX_TL_CAP_GET | RX_TL_CAP_PUT))
+            return tl;
+    }
+    return NULL;
+}
+
+/* Element type of a basic type for network atomics, or -1. */
+static int rx_net_amt(int basic)
+{
+    size_t ext = (size_t)rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, basic))->extent;
+    switch (rx_basic_class(basic)) {
+    case RX_CLASS_FLOAT:
+        return ext == 4 ? RX_TL_AMT_FLOAT : ext == 8 ? RX_TL_AMT_DOUBLE : -1;
+    case RX_CLASS_CPLX:
+    case RX_CLASS_PAIR:
+        return -1;
+    default: break;
+    }
+    /* integers, logicals, bytes, characters: unsigned ones compare unsigned */
+    static const unsigned char is_unsigned[] = {[3] = 1, [4] = 1, [6] = 1, [8] = 1, [10] = 1,
+                                                [12] = 1, [17] = 1, [22] = 1, [23] = 1,
+                                                [24] = 1, [25] = 1, [32] = 1, [39] = 1};
+    int u = basic > 0 && (size_t)basic < sizeof is_unsigned && is_unsigned[basic];
+    switch (ext) {
+    case 1: return u ? RX_TL_AMT_U8 : RX_TL_AMT_I8;
+    case 2: return u ? RX_TL_AMT_U16 : RX_TL_AMT_I16;
+    case 4: return u ? RX_TL_AMT_U32 : RX_TL_AMT_I32;
+    case 8: return u ? RX_TL_AMT_U64 : RX_TL_AMT_I64;
+    default: return -1;
+    }
+}
+
+int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *amt)
+{
+    static const signed char map[RX_OP_PREDEFINED_COUNT] = {
+        [RX_OP_NULL] = -1,          [RX_OP_MAX] = RX_TL_AMO_MAX,   [RX_OP_MIN] = RX_TL_AMO_MIN,
+        [RX_OP_SUM] = RX_TL_AMO_SUM, [RX_OP_PROD] = RX_TL_AMO_PROD, [RX_OP_LAND] = RX_TL_AMO_LAND,
+        [RX_OP_BAND] = RX_TL_AMO_BAND, [RX_OP_LOR] = RX_TL_AMO_LOR, [RX_OP_BOR] = RX_TL_AMO_BOR,
+        [RX_OP_LXOR] = RX_TL_AMO_LXOR, [RX_OP_BXOR] = RX_TL_AMO_BXOR,
+        [RX_OP_MINLOC] = -1,        [RX_OP_MAXLOC] = -1,
+        [RX_OP_REPLACE] = RX_TL_AMO_WRITE, [RX_OP_NO_OP] = RX_TL_AMO_READ,
+    };
+    if (!t->netamo || !t->tl->atomic)
+        return 0;
+    int a = op_id < 0 ? RX_TL_AMO_CSWAP
+            : op_id < RX_OP_PREDEFINED_COUNT ? map[op_id] : -1;
+    int ty = rx_net_amt(basic);
+    if (a < 0 || ty < 0 || !(t->tl->amo_types[a] & (1u << ty)))
+        return 0;
+    *amo = a;
+    *amt = ty;
+    return 1;
+}
+
+static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
+{
+    rx_tl_t *tl = t->tl;
+    uint64_t old = 0;
+    if (exclusive) {
+        uint64_t zero = 0, excl = RX_WIN_LOCK_EXCL;
+        *rc = tl->atomic(tl, t->world, RX_TL_AMO_CSWAP, RX_TL_AMT_U64, 1, &excl, &zero, &old,
+                         &t->ctl_rkey, 0);
+        return *rc != RX_OK || old == 0;
+    }
+    uint64_t one = 1, minus = (uint64_t)-1;
+    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &one, NULL, &old,
+                     &t->ctl_rkey, 0);
+    if (*rc != RX_OK || !(old & RX_WIN_LOCK_EXCL))
+        return 1;
+    /* a writer holds it: take back our count (fetching, so it is done now) */
+    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &minus, NULL, &old,
+                     &t->ctl_rkey, 0);
+    return *rc != RX_OK;
+}
+
+int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive)
+{
+    int rc = RX_OK;
+    if (rx_net_lock_try(t, exclusive, &rc))
+        return rc;
+    /* keep answering others while we wait: they may hold what we wait for */
+    RX_WAIT_UNTIL(rx_net_lock_try(t, exclusive, &rc));
+    return rc;
+}
+
+int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive)
+{
+    rx_tl_t *tl = t->tl;
+    /* EXCL is set while we hold it exclusively: subtracting it clears it and
+     * leaves the counts of readers that are backing off */
+    uint64_t d = exclusive ? (uint64_t)0 - RX_WIN_LOCK_EXCL : (uint64_t)-1, old;
+    return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &d, NULL, &old,
+                      &t->ctl_rkey, 0);
+}
+
+int rx_rma_net_flush(rx_win_t *w, int target)
+{
+    int rc = RX_OK;
+    int lo = target < 0 ? 0 : target, hi = target < 0 ? w->size : target + 1;
+    for (int i = lo; i < hi; i++) {
+        rx_win_tgt_t *t = &w->tgt[i];
+        if (!t->net || !t->nb_pending)
+            continue;
+        t->nb_pending = 0;
+        int frc = t->tl->flush(t->tl, t->world);
+        if (rc == RX_OK)
+            rc = frc;
+    }
+    return rc;
+}

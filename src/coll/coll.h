@@ -94,6 +94,13 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
                           const rx_opobj_t *op, rx_comm_t *c);
 int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                        const rx_opobj_t *op, int root, rx_comm_t *c);
+/* Blocks of bytes in rank order in rbuf (wire form). allgather / gather:
+ * sbuf NULL means the own block is already in place; scatter: rbuf NULL
+ * at the root likewise; alltoall: sbuf may equal rbuf. */
+int rx_coll_shm_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+int rx_coll_shm_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+int rx_coll_shm_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
+int rx_coll_shm_scatter(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
 /* Release the communicator's shared-memory state; the binding calls it for
  * every communicator it destroys (a later one may reuse handle and address). */
 void rx_coll_comm_release(rx_comm_t *c);

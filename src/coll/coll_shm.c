@@ -1,52 +1,23 @@
 /* SPDX-License-Identifier: MIT
  * Node-shared-memory collectives for communicators whose members are all on
- * one node: barrier, bcast, reduce and allreduce up to RDMX_COLL_SHM_MAX
- * bytes, from the first call on (the region is made by the first
- * collective that can use it).
+ * one node: the per-communicator region (layout and protocol in
+ * coll_shm.h), barrier, reduce and allreduce up to RDMX_COLL_SHM_MAX bytes,
+ * from the first call on (the region is made by the first collective that
+ * can use it). Broadcast: coll_shm_bcast.c; gather, scatter, allgather and
+ * alltoall: coll_shm_move.c.
  *
- * Region of a communicator of p ranks (S = slot size):
- *   ctrl[p][2]   one cache line per rank and parity: seq, then up to 56
- *                bytes of payload inline (one line moves flag and data)
- *   done[p]      one line per rank: seq of the last reduction share done
- *   slot[p][2]   S bytes per rank and parity for larger payloads
- *   res[2]       S bytes per parity: the reduced vector (split reductions)
- * Every line has one writer. Sequence numbers only grow; collective s uses
- * parity s & 1, and before a rank writes its parity buffers for s it makes
- * sure every rank has arrived at s - 1 (so nobody still reads what s - 2
- * left there). Larger reductions split the vector: each rank combines its
- * share across all slots into res, then everyone copies res out. Operands
- * are combined in rank order, so non-commutative ops are exact and every
- * rank gets bit-identical results. */
-#define _GNU_SOURCE
-#include "coll.h"
-#include "core/rt.h"
+ * Larger reductions split the vector: each rank combines its share across
+ * all slots into res, then everyone copies res out. Operands are combined
+ * in rank order, so non-commutative ops are exact and every rank gets
+ * bit-identical results. */
+#include "coll_shm.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/status.h"
 
-#include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define RX_LINE 64
-#define RX_INLINE (RX_LINE - 16) /* payload 16-aligned: ops read it in place (long double) */
 #define RX_SHM_SPLIT 4096 /* reductions above: split the work across ranks */
-
-typedef struct rx_shm_line {
-    volatile uint64_t seq;
-    uint64_t pad;
-    unsigned char data[RX_INLINE];
-} __attribute__((aligned(RX_LINE))) rx_shm_line_t;
-
-typedef struct rx_shm_state {
-    rx_comm_t *c;
-    int failed, creating;
-    void *base;
-    size_t size, slot;
-    uint64_t seq, arrived; /* arrived: every rank has reached this seq */
-    rx_shm_line_t *ctrl, *done;
-    char *slots, *res;
-} rx_shm_state_t;
 
 static rx_shm_state_t **rx_shm_tab; /* by communicator handle index */
 static int rx_shm_ntab;
@@ -88,7 +59,8 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     rx_shm_tab[c->handle] = st;
     size_t p = (size_t)c->size;
     st->slot = ((size_t)rx_config()->COLL_SHM_MAX + RX_LINE - 1) & ~(size_t)(RX_LINE - 1);
-    st->size = p * 3 * RX_LINE + (2 * p + 2) * st->slot;
+    st->size = (p * 4 + RX_BC_DEPTH) * RX_LINE + (2 * p + 2) * st->slot +
+               (size_t)RX_BC_DEPTH * RX_BC_CHUNK;
     st->creating = 1;
     int rc = rx_coll_shared_region(c, st->size, &st->base);
     st->creating = 0;
@@ -101,13 +73,17 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     /* rank 0 created the region zeroed; seq 0 means nothing arrived */
     st->ctrl = st->base;
     st->done = st->ctrl + 2 * p;
-    st->slots = (char *)(st->done + p);
+    st->bc_ack = st->done + p;
+    st->bc_line = st->bc_ack + p;
+    st->slots = (char *)(st->bc_line + RX_BC_DEPTH);
     st->res = st->slots + 2 * p * st->slot;
+    st->bc_data = st->res + 2 * st->slot;
+    st->bfree = RX_BC_DEPTH;
     return st;
 }
 
 /* The state for c if the shm path may take a collective of bytes. */
-static rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
+rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
 {
     long long max = rx_config()->COLL_SHM_MAX;
     if (c->size < 2 || c->local_size != c->size || max <= 0 || bytes > (size_t)max)
@@ -123,64 +99,6 @@ static rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
     return st;
 }
 
-static inline uint64_t rx_ld(const volatile uint64_t *p)
-{
-    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-static inline void rx_st(volatile uint64_t *p, uint64_t v)
-{
-    __atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-/* Wait for *flag >= s. Spins, keeps the progress engine turning (a peer may
- * need our answer to a point-to-point message before it can arrive here)
- * and yields once spinning has not helped; never sleeps, since flag writes
- * ring no doorbell. */
-static void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
-{
-    if (rx_ld(flag) >= s)
-        return;
-    int n = 0;
-    while (rx_ld(flag) < s) {
-        if ((++n & 15) == 0)
-            rx_progress();
-        if (n > rx_rt.spin_count && rx_rt.wait_mode != RX_WAIT_SPIN)
-            sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
-        else
-            __builtin_ia32_pause();
-#endif
-    }
-}
-
-static rx_shm_line_t *rx_ctrl(rx_shm_state_t *st, int r, uint64_t s)
-{
-    return &st->ctrl[2 * r + (int)(s & 1)];
-}
-
-static char *rx_slot(rx_shm_state_t *st, int r, uint64_t s)
-{
-    return st->slots + (2 * (size_t)r + (size_t)(s & 1)) * st->slot;
-}
-
-static void rx_wait_all(rx_shm_state_t *st, uint64_t s)
-{
-    for (int j = 0; j < st->c->size; j++)
-        rx_shm_wait(&rx_ctrl(st, j, s)->seq, s);
-    st->arrived = s;
-}
-
-/* Before writing the parity buffers of s: everyone is done with s - 2. */
-static void rx_may_write(rx_shm_state_t *st, uint64_t s)
-{
-    if (st->arrived + 1 >= s)
-        return;
-    for (int j = 0; j < st->c->size; j++)
-        rx_shm_wait(&rx_ctrl(st, j, s - 1)->seq, s - 1);
-    st->arrived = s - 1;
-}
-
 int rx_coll_shm_barrier(rx_comm_t *c)
 {
     rx_shm_state_t *st = rx_shm_get(c, 0, RX_COLL_BARRIER);
@@ -190,40 +108,6 @@ int rx_coll_shm_barrier(rx_comm_t *c)
     rx_st(&rx_ctrl(st, c->rank, s)->seq, s);
     rx_wait_all(st, s);
     return RX_OK;
-}
-
-int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
-{
-    rx_shm_state_t *st = rx_shm_get(c, bytes, RX_COLL_BCAST);
-    if (!st)
-        return RX_ERR_AGAIN;
-    uint64_t s = ++st->seq;
-    rx_shm_line_t *rl = rx_ctrl(st, root, s);
-    void *data = bytes <= RX_INLINE ? (void *)rl->data : (void *)rx_slot(st, root, s);
-    if (c->rank == root) {
-        rx_may_write(st, s);
-        memcpy(data, buf, bytes);
-        rx_st(&rl->seq, s);
-        return RX_OK;
-    }
-    rx_st(&rx_ctrl(st, c->rank, s)->seq, s); /* arrival, read by the root at s + 2 */
-    rx_shm_wait(&rl->seq, s);
-    memcpy(buf, data, bytes);
-    return RX_OK;
-}
-
-/* Publish my contribution for s: inline or in my slot. */
-static void rx_put_contrib(rx_shm_state_t *st, const void *sbuf, size_t bytes, uint64_t s)
-{
-    rx_may_write(st, s);
-    rx_shm_line_t *l = rx_ctrl(st, st->c->rank, s);
-    memcpy(bytes <= RX_INLINE ? (void *)l->data : (void *)rx_slot(st, st->c->rank, s), sbuf, bytes);
-    rx_st(&l->seq, s);
-}
-
-static const char *rx_contrib(rx_shm_state_t *st, int r, size_t bytes, uint64_t s)
-{
-    return bytes <= RX_INLINE ? (const char *)rx_ctrl(st, r, s)->data : rx_slot(st, r, s);
 }
 
 /* dst[elements lo..lo+n) = x_0 op (x_1 op (... op x_{p-1})) over the

@@ -73,6 +73,9 @@ int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype
 
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c)
 {
+    int rc = rx_coll_shm_gather(sbuf, bytes, rbuf, root, c);
+    if (rc != RX_ERR_AGAIN)
+        return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_GATHER);
     if (!e)
         return RX_ERR_NOMEM;
@@ -86,6 +89,9 @@ int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm
 
 int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
 {
+    int rc = rx_coll_shm_allgather(sbuf, bytes, rbuf, c);
+    if (rc != RX_ERR_AGAIN)
+        return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_ALLGATHER);
     if (!e)
         return RX_ERR_NOMEM;

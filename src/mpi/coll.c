@@ -86,6 +86,36 @@ char *rx_coll_out(rx_coll_exec_t *e, int si, void *buf, size_t bytes, const rx_d
     return e->stage[si] = malloc(bytes ? bytes : 1);
 }
 
+char *rx_wire_in(const void *buf, size_t count, const rx_dtype_t *dt, void **tmp)
+{
+    *tmp = NULL;
+    if (rx_dtype_wire_is_raw(dt))
+        return (char *)buf;
+    size_t bytes = count * dt->wire;
+    if (!(*tmp = malloc(bytes ? bytes : 1)))
+        return NULL;
+    rx_dtype_pack(dt, buf, count, *tmp);
+    return *tmp;
+}
+
+char *rx_wire_out(void *buf, size_t count, const rx_dtype_t *dt, void **tmp)
+{
+    *tmp = NULL;
+    if (rx_dtype_wire_is_raw(dt))
+        return buf;
+    size_t bytes = count * dt->wire;
+    return *tmp = malloc(bytes ? bytes : 1);
+}
+
+void rx_wire_done(void *buf, size_t count, const rx_dtype_t *dt, void *tmp, int ok)
+{
+    if (!tmp)
+        return;
+    if (ok)
+        rx_dtype_unpack(dt, tmp, count * dt->wire, buf);
+    free(tmp);
+}
+
 int rx_coll_out_block(rx_coll_exec_t *e, void *dst, size_t count, const rx_dtype_t *dt,
                       uint64_t off, int span)
 {
@@ -128,6 +158,17 @@ static int rx_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
     size_t bytes = (size_t)count * dt->wire;
     if (!req && rx_dtype_wire_is_raw(dt))
         return rx_coll_rc(c, rx_coll_bcast(buffer, bytes, root, c), fn);
+    if (!req) {
+        /* the root packs, the others unpack: same path as raw ranks */
+        void *tmp;
+        char *w = c->rank == root ? rx_wire_in(buffer, (size_t)count, dt, &tmp)
+                                  : rx_wire_out(buffer, (size_t)count, dt, &tmp);
+        if (!w)
+            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        rc = rx_coll_bcast(w, bytes, root, c);
+        rx_wire_done(buffer, (size_t)count, dt, tmp, rc == RX_OK && c->rank != root);
+        return rx_coll_rc(c, rc, fn);
+    }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_BCAST, req);
     if (!e)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");

@@ -30,6 +30,15 @@ char *rx_coll_out(rx_coll_exec_t *e, int si, void *buf, size_t bytes, const rx_d
 int rx_coll_out_block(rx_coll_exec_t *e, void *dst, size_t count, const rx_dtype_t *dt,
                       uint64_t off, int span);
 
+/* Blocking node-shared-memory paths take any datatype, so that whether
+ * they apply depends only on what every rank agrees on (wire sizes), never
+ * on one rank's layout: raw buffers are used where they lie, others go
+ * through a temporary. rx_wire_in: packed input (*tmp set when allocated);
+ * rx_wire_out: an output area; rx_wire_done: unpack (if ok) and free. */
+char *rx_wire_in(const void *buf, size_t count, const rx_dtype_t *dt, void **tmp);
+char *rx_wire_out(void *buf, size_t count, const rx_dtype_t *dt, void **tmp);
+void rx_wire_done(void *buf, size_t count, const rx_dtype_t *dt, void *tmp, int ok);
+
 /* Check a count / datatype / buffer triple of one side of a call. */
 #define RX_COLL_SIDE(c, buf, count, dtvar, handle, fn) \
     RX_CHECK_COUNT(c, count, fn);                       \

@@ -44,6 +44,38 @@ static int rx_unpack_v(rx_coll_exec_t *e, void *buf, const int *counts, const in
 
 /* ---- gather / gatherv ------------------------------------------------------ */
 
+/* Blocking uniform gather (root >= 0) or allgather (root < 0) on one node
+ * (RX_ERR_AGAIN: take the schedule, which also reports mismatched sizes).
+ * sendbuf NULL: in place. */
+static int rx_gather_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
+                         void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
+{
+    size_t p = (size_t)c->size, me = (size_t)c->rank;
+    int gets = root < 0 || c->rank == root;
+    size_t bytes = sendbuf ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
+    void *ti = NULL, *to = NULL;
+    char *in = NULL, *out = NULL;
+    if (gets && ((sendbuf && bytes != (size_t)rcount * rdt->wire) || (!recvbuf && bytes)))
+        return RX_ERR_AGAIN;
+    if (sendbuf && !(in = rx_wire_in(sendbuf, (size_t)scount, sdt, &ti)))
+        return RX_ERR_NOMEM;
+    if (gets) {
+        if (!(out = rx_wire_out(recvbuf, (size_t)rcount * p, rdt, &to))) {
+            free(ti);
+            return RX_ERR_NOMEM;
+        }
+        if (!sendbuf && to)
+            rx_dtype_pack(rdt, (char *)recvbuf + me * (size_t)rcount * (size_t)rdt->extent,
+                          (size_t)rcount, out + me * bytes);
+    }
+    int rc = root < 0 ? rx_coll_shm_allgather(in, bytes, out, c)
+                      : rx_coll_shm_gather(in, bytes, out, root, c);
+    free(ti);
+    if (gets)
+        rx_wire_done(recvbuf, (size_t)rcount * p, rdt, to, rc == RX_OK);
+    return rc;
+}
+
 static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, const int *recvcounts, const int *displs,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
@@ -69,6 +101,11 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
         if (!v)
             RX_CHECK_COUNT(c, recvcount, fn);
+    }
+    if (!req && !v) {
+        rc = rx_gather_shm(c, in_place ? NULL : sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root);
+        if (rc != RX_ERR_AGAIN)
+            return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_GATHER, req);
     if (!e)
@@ -133,6 +170,32 @@ RX_ALIAS(Gatherv)
 
 /* ---- scatter / scatterv -------------------------------------------------- */
 
+/* Blocking uniform scatter on one node (RX_ERR_AGAIN: take the schedule).
+ * recvbuf NULL: in place at the root. */
+static int rx_scatter_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
+                          void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
+{
+    size_t p = (size_t)c->size, is_root = c->rank == root;
+    size_t bytes = is_root ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
+    void *ti = NULL, *to = NULL;
+    char *in = NULL, *out = NULL;
+    if (is_root && recvbuf && bytes != (size_t)rcount * rdt->wire)
+        return RX_ERR_AGAIN; /* the schedule path reports the mismatch */
+    if (is_root && bytes && !sendbuf)
+        return RX_ERR_AGAIN;
+    if (is_root && !(in = rx_wire_in(sendbuf, (size_t)scount * p, sdt, &ti)))
+        return RX_ERR_NOMEM;
+    if (recvbuf && !(out = rx_wire_out(recvbuf, (size_t)rcount, rdt, &to))) {
+        free(ti);
+        return RX_ERR_NOMEM;
+    }
+    int rc = rx_coll_shm_scatter(in, bytes, out, root, c);
+    free(ti);
+    if (recvbuf)
+        rx_wire_done(recvbuf, (size_t)rcount, rdt, to, rc == RX_OK);
+    return rc;
+}
+
 static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
                       const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
@@ -158,6 +221,12 @@ static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "sendcounts or displs is NULL");
         if (!v)
             RX_CHECK_COUNT(c, sendcount, fn);
+    }
+    if (!req && !v) {
+        rc = rx_scatter_shm(c, sendbuf, sendcount, sdt, in_place ? NULL : recvbuf, recvcount, rdt,
+                            root);
+        if (rc != RX_ERR_AGAIN)
+            return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_SCATTER, req);
     if (!e)
@@ -251,6 +320,12 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (!in_place) {
         RX_COLL_SIDE(c, sendbuf, sendcount, d, sendtype, fn);
         sdt = d;
+    }
+    if (!req && !v) {
+        int rc = rx_gather_shm(c, in_place ? NULL : sendbuf, sendcount, sdt, recvbuf, recvcount,
+                               rdt, -1);
+        if (rc != RX_ERR_AGAIN)
+            return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLGATHER, req);
     if (!e)
@@ -385,6 +460,38 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
     return wire;
 }
 
+/* Blocking uniform alltoall on one node (RX_ERR_AGAIN: take the schedule,
+ * which also reports invalid arguments). */
+static int rx_alltoall_shm(rx_comm_t *c, int in_place, const void *sendbuf,
+                           const rx_a2a_side_t *s, void *recvbuf, const rx_a2a_side_t *r)
+{
+    size_t p = (size_t)c->size;
+    const rx_dtype_t *rdt = rx_dtype_get(r->type);
+    const rx_dtype_t *sdt = in_place ? rdt : rx_dtype_get(s->type);
+    if (!rdt || !rdt->committed || !sdt || !sdt->committed)
+        return RX_ERR_AGAIN;
+    size_t bytes = (size_t)r->count * rdt->wire;
+    if (!in_place && (size_t)s->count * sdt->wire != bytes)
+        return RX_ERR_AGAIN;
+    if (bytes && (!recvbuf || (!in_place && !sendbuf)))
+        return RX_ERR_AGAIN;
+    void *ti = NULL, *to = NULL;
+    /* in place: the input is what recvbuf holds now */
+    char *in = in_place ? rx_wire_in(recvbuf, (size_t)r->count * p, rdt, &ti)
+                        : rx_wire_in(sendbuf, (size_t)s->count * p, sdt, &ti);
+    if (!in)
+        return RX_ERR_NOMEM;
+    char *out = rx_wire_out(recvbuf, (size_t)r->count * p, rdt, &to);
+    if (!out) {
+        free(ti);
+        return RX_ERR_NOMEM;
+    }
+    int rc = rx_coll_shm_alltoall(in, bytes, out, c);
+    free(ti);
+    rx_wire_done(recvbuf, (size_t)r->count * p, rdt, to, rc == RX_OK);
+    return rc;
+}
+
 static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbuf,
                        const rx_a2a_side_t *r, int kind, MPI_Comm comm, MPI_Request *req,
                        const char *fn)
@@ -399,6 +506,11 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
         if (!in_place)
             RX_CHECK_COUNT(c, s->count, fn);
         RX_CHECK_COUNT(c, r->count, fn);
+    }
+    if (!req && !kind) {
+        int rc = rx_alltoall_shm(c, in_place, sendbuf, s, recvbuf, r);
+        if (rc != RX_ERR_AGAIN)
+            return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLTOALL, req);
     if (!e)

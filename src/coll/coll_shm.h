@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT
+ * Internals of the node-shared-memory collectives (coll_shm*.c): the
+ * per-communicator region, its flag protocol and the waits.
+ *
+ * Region of a communicator of p ranks (S = slot size, K = ring depth,
+ * D = ring chunk):
+ *   ctrl[p][2]   one cache line per rank and parity: seq, then up to 48
+ *                bytes of payload inline (one line moves flag and data)
+ *   done[p]      one line per rank: seq of the last reduction share done
+ *   bc_ack[p]    one line per rank: the last broadcast ring entry it used
+ *   bc_line[K]   broadcast ring entries: ring seq + inline payload
+ *   slot[p][2]   S bytes per rank and parity for larger payloads
+ *   res[2]       S bytes per parity: the reduced vector (split reductions)
+ *   bc_data[K]   D bytes per ring entry
+ * Every line has one writer at a time. Sequence numbers only grow;
+ * collective s uses parity s & 1, and before a rank writes its parity
+ * buffers for s it makes sure every rank has arrived at s - 1 (so nobody
+ * still reads what s - 2 left there). Broadcasts use the ring instead,
+ * with a sequence of their own: the root of entry t may write it once
+ * every rank has acknowledged t - K, so a root runs up to K entries ahead
+ * of slow receivers (what makes back-to-back broadcasts cheap when ranks
+ * outnumber cores). */
+#ifndef RX_COLL_SHM_H
+#define RX_COLL_SHM_H
+
+#define _GNU_SOURCE
+#include "coll.h"
+#include "core/rt.h"
+
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RX_LINE 64
+#define RX_INLINE (RX_LINE - 16) /* payload 16-aligned: ops read it in place (long double) */
+#define RX_BC_DEPTH 32           /* broadcast ring entries */
+#define RX_BC_CHUNK 16384        /* bytes per ring entry (larger messages take several) */
+
+typedef struct rx_shm_line {
+    volatile uint64_t seq;
+    uint64_t pad;
+    unsigned char data[RX_INLINE];
+} __attribute__((aligned(RX_LINE))) rx_shm_line_t;
+
+typedef struct rx_shm_state {
+    rx_comm_t *c;
+    int failed, creating;
+    void *base;
+    size_t size, slot;
+    uint64_t seq, arrived; /* arrived: every rank has reached this seq */
+    uint64_t bseq, bfree;  /* ring: last entry used; entries up to bfree are free to write */
+    rx_shm_line_t *ctrl, *done, *bc_ack, *bc_line;
+    char *slots, *res, *bc_data;
+} rx_shm_state_t;
+
+/* The state for c if the shm path may take a collective of `bytes` of
+ * kind (members on one node, size within limits, not forced elsewhere). */
+rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind);
+
+static inline uint64_t rx_ld(const volatile uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void rx_st(volatile uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Wait for *flag >= s. Spins, keeps the progress engine turning (a peer may
+ * need our answer to a point-to-point message before it can arrive here)
+ * and yields once spinning has not helped; never sleeps, since flag writes
+ * ring no doorbell. */
+static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
+{
+    if (rx_ld(flag) >= s)
+        return;
+    int n = 0;
+    while (rx_ld(flag) < s) {
+        if ((++n & 15) == 0)
+            rx_progress();
+        if (n > rx_rt.spin_count && rx_rt.wait_mode != RX_WAIT_SPIN)
+            sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+        else
+            __builtin_ia32_pause();
+#endif
+    }
+}
+
+static inline rx_shm_line_t *rx_ctrl(rx_shm_state_t *st, int r, uint64_t s)
+{
+    return &st->ctrl[2 * r + (int)(s & 1)];
+}
+
+static inline char *rx_slot(rx_shm_state_t *st, int r, uint64_t s)
+{
+    return st->slots + (2 * (size_t)r + (size_t)(s & 1)) * st->slot;
+}
+
+static inline void rx_wait_all(rx_shm_state_t *st, uint64_t s)
+{
+    for (int j = 0; j < st->c->size; j++)
+        rx_shm_wait(&rx_ctrl(st, j, s)->seq, s);
+    st->arrived = s;
+}
+
+/* Before writing the parity buffers of s: everyone is done with s - 2. */
+static inline void rx_may_write(rx_shm_state_t *st, uint64_t s)
+{
+    if (st->arrived + 1 >= s)
+        return;
+    for (int j = 0; j < st->c->size; j++)
+        rx_shm_wait(&rx_ctrl(st, j, s - 1)->seq, s - 1);
+    st->arrived = s - 1;
+}
+
+/* Publish my contribution of bytes for s: inline or in my slot. */
+static inline void rx_put_contrib(rx_shm_state_t *st, const void *sbuf, size_t bytes, uint64_t s)
+{
+    rx_may_write(st, s);
+    rx_shm_line_t *l = rx_ctrl(st, st->c->rank, s);
+    if (bytes)
+        memcpy(bytes <= RX_INLINE ? (void *)l->data : (void *)rx_slot(st, st->c->rank, s), sbuf,
+               bytes);
+    rx_st(&l->seq, s);
+}
+
+/* Where rank r's contribution of bytes for s lies. */
+static inline const char *rx_contrib(rx_shm_state_t *st, int r, size_t bytes, uint64_t s)
+{
+    return bytes <= RX_INLINE ? (const char *)rx_ctrl(st, r, s)->data : rx_slot(st, r, s);
+}
+
+#endif

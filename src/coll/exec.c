@@ -17,6 +17,7 @@
 
 #define RX_MPI_ERR_TRUNCATE 15 /* MPI classes carried in request status */
 #define RX_MPI_ERR_INTERN 17
+#define RX_EXEC_KEEP (16u << 20) /* bytes of blocking scratch kept between calls */
 
 static rx_coll_exec_t rx_blocking_exec;
 static int rx_blocking_busy;
@@ -90,8 +91,9 @@ void rx_coll_exec_put(rx_coll_exec_t *e)
     e->nodemap = NULL;
     memset(e->stage, 0, sizeof e->stage);
     if (e == &rx_blocking_exec) {
-        /* big scratch is not worth keeping */
-        if (e->tmp_cap > (1u << 20)) {
+        /* scratch is kept up to RX_EXEC_KEEP: fresh memory for every large
+         * call costs a page fault per page, more than the reduction itself */
+        if (e->tmp_cap > RX_EXEC_KEEP) {
             free(e->tmp_alloc);
             e->tmp_alloc = NULL;
             e->tmp_cap = 0;

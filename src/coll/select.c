@@ -14,6 +14,7 @@
 
 /* Crossovers (bytes of the whole vector / message / block). */
 #define RX_XO_ALLREDUCE_LARGE 16384    /* recursive doubling below */
+#define RX_XO_ALLREDUCE_P2_RS 524288   /* p = 2: recursive doubling below, then Rabenseifner */
 #define RX_XO_REDUCE_LARGE 65536       /* binomial below */
 #define RX_XO_BCAST_LARGE 131072       /* binomial below (p > 2) */
 #define RX_XO_ALLGATHER_LARGE 32768    /* total bytes; ring from here */
@@ -90,7 +91,9 @@ static int rx_auto(const rx_sched_args_t *a)
     case RX_COLL_REDUCE:
         return B >= RX_XO_REDUCE_LARGE && p > 2 ? RX_ALGO_RS_GATHER : RX_ALGO_BINOMIAL;
     case RX_COLL_ALLREDUCE:
-        if (B < RX_XO_ALLREDUCE_LARGE || p == 2)
+        /* at p = 2 both exchange the same bytes; from here halving the
+         * reduction work per rank outweighs the extra round */
+        if (B < RX_XO_ALLREDUCE_LARGE || (p == 2 && B < RX_XO_ALLREDUCE_P2_RS))
             return RX_ALGO_RECURSIVE_DOUBLING;
         return rx_pof2(p) ? RX_ALGO_RABENSEIFNER : RX_ALGO_RING;
     case RX_COLL_ALLGATHER:

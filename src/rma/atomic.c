@@ -177,23 +177,15 @@ void rx_rma_spin_unlock(_Atomic uint32_t *l)
 
 int rx_rma_lock_try(_Atomic uint64_t *l, int exclusive)
 {
-    if (exclusive) {
-        uint64_t z = 0;
-        return atomic_compare_exchange_strong_explicit(l, &z, RX_WIN_LOCK_EXCL,
-                                                       memory_order_acquire,
-                                                       memory_order_relaxed);
-    }
-    uint64_t v = atomic_fetch_add_explicit(l, 1, memory_order_acquire);
-    if (!(v & RX_WIN_LOCK_EXCL))
+    uint64_t unit = exclusive ? RX_WIN_LOCK_EXCL : 1;
+    uint64_t v = atomic_fetch_add_explicit(l, unit, memory_order_acquire);
+    if (exclusive ? v == 0 : v < RX_WIN_LOCK_EXCL)
         return 1;
-    atomic_fetch_sub_explicit(l, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(l, unit, memory_order_relaxed);
     return 0;
 }
 
 void rx_rma_lock_release(_Atomic uint64_t *l, int exclusive)
 {
-    if (exclusive)
-        atomic_fetch_and_explicit(l, ~RX_WIN_LOCK_EXCL, memory_order_release);
-    else
-        atomic_fetch_sub_explicit(l, 1, memory_order_release);
+    atomic_fetch_sub_explicit(l, exclusive ? RX_WIN_LOCK_EXCL : 1, memory_order_release);
 }

@@ -3,8 +3,9 @@
  * native, the passive-target lock word taken remotely, flush.
  *
  * The lock word is the same reader-writer word local origins take with
- * atomic instructions (rx_rma_lock_try): exclusive = compare-and-swap 0 ->
- * EXCL; shared = fetch-and-add 1, undone when EXCL was set. The target's
+ * atomic instructions (rx_rma_lock_try), taken the same way: fetch-and-add of
+ * the writer or reader unit, undone when the old value forbids holding it.
+ * The target's
  * memory is registered with the window, and the provider applies atomics
  * with CPU instructions at the target, so both kinds of origins contend on
  * one word and no request waits for the target's MPI calls. */
@@ -12,7 +13,9 @@
 #include "coll/op.h"
 #include "core/rt.h"
 #include "util/status.h"
+#include "util/timer.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 rx_tl_t *rx_rma_net_tl(void)
@@ -74,23 +77,17 @@ int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *a
     return 1;
 }
 
+/* One try, as rx_rma_lock_try: add our unit, take it back if we may not hold. */
 static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
 {
     rx_tl_t *tl = t->tl;
-    uint64_t old = 0;
-    if (exclusive) {
-        uint64_t zero = 0, excl = RX_WIN_LOCK_EXCL;
-        *rc = tl->atomic(tl, t->world, RX_TL_AMO_CSWAP, RX_TL_AMT_U64, 1, &excl, &zero, &old,
-                         &t->ctl_rkey, 0);
-        return *rc != RX_OK || old == 0;
-    }
-    uint64_t one = 1, minus = (uint64_t)-1;
-    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &one, NULL, &old,
+    uint64_t unit = exclusive ? RX_WIN_LOCK_EXCL : 1, back = (uint64_t)0 - unit, old = 0;
+    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &unit, NULL, &old,
                      &t->ctl_rkey, 0);
-    if (*rc != RX_OK || !(old & RX_WIN_LOCK_EXCL))
+    if (*rc != RX_OK || (exclusive ? old == 0 : old < RX_WIN_LOCK_EXCL))
         return 1;
-    /* a writer holds it: take back our count (fetching, so it is done now) */
-    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &minus, NULL, &old,
+    /* fetching, so that it is done before the next try */
+    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &back, NULL, &old,
                      &t->ctl_rkey, 0);
     return *rc != RX_OK;
 }
@@ -98,19 +95,23 @@ static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
 int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive)
 {
     int rc = RX_OK;
-    if (rx_net_lock_try(t, exclusive, &rc))
-        return rc;
-    /* keep answering others while we wait: they may hold what we wait for */
-    RX_WAIT_UNTIL(rx_net_lock_try(t, exclusive, &rc));
+    /* Tries that collide take their units back; origins that retried in step
+     * would collide forever, so each waits a random, growing time (keeping
+     * answering others: they may hold what we wait for). */
+    unsigned cap_us = 4;
+    while (!rx_net_lock_try(t, exclusive, &rc)) {
+        double until = rx_time_now() + 1e-6 * (double)(1 + (unsigned)rand() % cap_us);
+        RX_WAIT_UNTIL(rx_time_now() >= until);
+        if (cap_us < 2048)
+            cap_us *= 2;
+    }
     return rc;
 }
 
 int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive)
 {
     rx_tl_t *tl = t->tl;
-    /* EXCL is set while we hold it exclusively: subtracting it clears it and
-     * leaves the counts of readers that are backing off */
-    uint64_t d = exclusive ? (uint64_t)0 - RX_WIN_LOCK_EXCL : (uint64_t)-1, old;
+    uint64_t d = (uint64_t)0 - (exclusive ? RX_WIN_LOCK_EXCL : 1), old;
     return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &d, NULL, &old,
                       &t->ctl_rkey, 0);
 }

@@ -66,7 +66,15 @@ enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
 };
 
 #define RX_WIN_DYN_MAX 64                /* attached regions per rank (dynamic windows) */
-#define RX_WIN_LOCK_EXCL (1ull << 62)
+/* Passive-target lock word: writers counted from bit 32, readers below.
+ * Every change is an addition (a try adds its unit and takes it back when it
+ * finds the other kind, or another writer, present), so origins on other
+ * nodes need only the network's fetch-and-add, the atomic it offers most
+ * widely. (Writers by compare-and-swap 0 -> EXCL hung now and then with
+ * three origins on other nodes over tcp;ofi_rxm, the word found held by
+ * nobody; the cause was not found, the additive form has not hung.) */
+#define RX_WIN_LOCK_EXCL (1ull << 32)
+#define RX_WIN_LOCK_SHARED_MASK (RX_WIN_LOCK_EXCL - 1)
 
 /* One per window member, in the node-shared metadata of its node. */
 typedef struct rx_win_ctl {

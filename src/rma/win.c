@@ -284,8 +284,7 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
             /* network atomics only on memory whose other accesses are atomic
              * instructions too (cross-memory attach cannot be atomic) */
             t->netamo = !t->lockacc && net->atomic != NULL;
-            t->netlock = net->atomic && (net->amo_types[RX_TL_AMO_CSWAP] & (1u << RX_TL_AMT_U64)) &&
-                         (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
+            t->netlock = net->atomic && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
         } else {
             t->kind = RX_RMA_AM;
         }

@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 /* Combiners (values equal the MPI_COMBINER_* constants of include/mpi.h). */
 enum rx_combiner {
@@ -104,6 +105,27 @@ void rx_dtype_unpack(const rx_dtype_t *d, const void *src, size_t bytes, void *d
 /* Basic elements in the first bytes of packed data, or -1 if bytes ends
  * inside a basic element (MPI_Get_elements). */
 long long rx_dtype_elements(const rx_dtype_t *d, size_t bytes);
+
+/* I/O-vector views (iov.c): a cursor over the blocks of count elements of
+ * extent bytes at base, in packed order. The block list may be another
+ * process's (copied here): the cursor only computes addresses. */
+typedef struct rx_dtype_iter {
+    uintptr_t base;
+    size_t count;
+    intptr_t extent;
+    const struct rx_dtype_block *blocks;
+    size_t nblocks;
+    size_t elem, blk, done; /* position: element, block, bytes of that block given out */
+} rx_dtype_iter_t;
+void rx_dtype_iter_init(rx_dtype_iter_t *it, uintptr_t base, size_t count, intptr_t extent,
+                        const struct rx_dtype_block *blocks, size_t nblocks);
+/* The next pieces: at most max of them and limit bytes in all (*bytes gets
+ * the total); 0 when the data is exhausted. Pieces that touch are merged. */
+size_t rx_dtype_iter_next(rx_dtype_iter_t *it, struct iovec *iov, size_t max, size_t limit,
+                          size_t *bytes);
+/* Average bytes per block of one element (SIZE_MAX for dense types): what
+ * decides whether moving a type by I/O vectors beats packing it. */
+size_t rx_dtype_avg_block(const rx_dtype_t *d);
 
 /* References: predefined types ignore them. unref frees a derived type (and
  * drops its references on the types it was built from) at zero. */

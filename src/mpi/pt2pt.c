@@ -36,9 +36,10 @@ static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype 
     return rc;
 }
 
-/* The bytes point-to-point moves for (buf, count, dt): the buffer itself when
- * its memory is the packed form, else a staging copy (packed now for sends). */
-static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, int pack, void **data,
+/* The bytes a buffered send copies for (buf, count, dt): the buffer itself
+ * when its memory is the packed form, else a packed copy in a reusable
+ * staging buffer (rx_stage_put when done). */
+static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, void **data,
                         size_t *bytes, void **staging)
 {
     *staging = NULL;
@@ -48,24 +49,40 @@ static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, int pa
         return RX_OK;
     }
     *bytes = (size_t)count * dt->wire;
-    *staging = malloc(*bytes ? *bytes : 1);
-    if (!*staging)
+    if (!(*staging = rx_stage_get(*bytes)))
         return RX_ERR_NOMEM;
-    if (pack)
-        rx_dtype_pack(dt, buf, (size_t)count, *staging);
+    rx_dtype_pack(dt, buf, (size_t)count, *staging);
     *data = *staging;
     return RX_OK;
 }
 
+/* Describe (buf, count, dt) in r: raw bytes, or a typed request that p2p
+ * packs, unpacks or moves by I/O vectors (see rx_req_typed). */
+static void rx_req_data(rx_req_t *r, const void *buf, int count, rx_dtype_t *dt)
+{
+    if (rx_dtype_wire_is_raw(dt)) {
+        r->buf = (void *)buf;
+        r->bytes = (size_t)count * (size_t)dt->extent;
+        return;
+    }
+    r->buf = (void *)buf;
+    r->bytes = (size_t)count * dt->wire;
+    r->user_buf = (void *)buf;
+    r->user_count = count;
+    r->user_dtype = dt;
+}
+
 void rx_mpi_recv_unpack(rx_req_t *r)
 {
-    if (r->staging && r->user_buf && (r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV)) {
+    if (r->kind == RX_REQ_PRECV && r->staging && r->user_buf) {
         rx_dtype_unpack(r->user_dtype, r->staging, r->st_bytes, r->user_buf);
-        if (r->kind == RX_REQ_RECV && r->index > 0) { /* the reference Irecv took */
-            rx_dtype_unref((rx_dtype_t *)r->user_dtype);
-            r->user_buf = NULL;
-        }
+        return;
     }
+    rx_p2p_req_finish(r);
+    if (r->kind == RX_REQ_RECV && r->user_dtype && r->index > 0) /* the reference Irecv took */
+        rx_dtype_unref((rx_dtype_t *)r->user_dtype);
+    if (r->kind == RX_REQ_RECV || r->kind == RX_REQ_SEND)
+        r->user_dtype = NULL;
 }
 
 void rx_mpi_status_empty(MPI_Status *status)
@@ -108,12 +125,9 @@ static rx_req_t *rx_req_done_proc_null(int kind)
     return r;
 }
 
-static void rx_req_setup(rx_req_t *r, rx_comm_t *c, const void *buf, size_t bytes, int peer,
-                         int tag)
+static void rx_req_setup(rx_req_t *r, rx_comm_t *c, int peer, int tag)
 {
     r->comm = c;
-    r->buf = (void *)buf;
-    r->bytes = bytes;
     r->peer = peer;
     r->tag = tag;
     r->ctx = c->ctx;
@@ -133,29 +147,24 @@ static int rx_isend_common(const void *buf, int count, MPI_Datatype datatype, in
     if (!request)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
     rx_req_t *r;
-    void *data, *staging = NULL;
-    size_t bytes = 0;
-    if (dest != MPI_PROC_NULL && rx_data_view(buf, count, dt, 1, &data, &bytes, &staging) != RX_OK)
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (dest == MPI_PROC_NULL) {
         r = rx_req_done_proc_null(RX_REQ_SEND);
     } else if (mode == RX_MODE_BUFFERED) {
+        void *data, *staging;
+        size_t bytes;
+        if (rx_data_view(buf, count, dt, &data, &bytes, &staging) != RX_OK)
+            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
         rc = rx_bsend_start(data, bytes, dest, tag, c, &r, fn);
-        free(staging);
+        rx_stage_put(staging);
         if (rc != MPI_SUCCESS)
             return rc;
-    } else {
-        r = rx_req_alloc(RX_REQ_SEND);
-        if (!r)
-            free(staging);
-        if (r) {
-            r->staging = staging;
-            rx_req_setup(r, c, data, bytes, dest, tag);
-            r->sync = mode == RX_MODE_SYNC;
-            if ((rc = rx_p2p_isend(r)) != RX_OK) {
-                rx_req_release(r);
-                return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-            }
+    } else if ((r = rx_req_alloc(RX_REQ_SEND))) {
+        rx_req_setup(r, c, dest, tag);
+        rx_req_data(r, buf, count, dt);
+        r->sync = mode == RX_MODE_SYNC;
+        if ((rc = rx_p2p_isend(r)) != RX_OK) {
+            rx_req_release(r);
+            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
         }
     }
     if (!r)
@@ -173,30 +182,27 @@ static int rx_send_common(const void *buf, int count, MPI_Datatype datatype, int
     int rc = rx_check_xfer(c, buf, count, datatype, dest, tag, 0, fn, &dt);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
-    void *data, *staging;
-    size_t bytes;
-    if (rx_data_view(buf, count, dt, 1, &data, &bytes, &staging) != RX_OK)
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (mode != RX_MODE_SYNC) {
-        rc = rx_p2p_send_try(data, bytes, c, dest, tag, c->ctx);
-        if (rc != RX_ERR_AGAIN) {
-            free(staging);
+        rc = rx_dtype_wire_is_raw(dt)
+                 ? rx_p2p_send_try(buf, (size_t)count * (size_t)dt->extent, c, dest, tag, c->ctx)
+                 : rx_p2p_send_try_typed(buf, (size_t)count, dt, c, dest, tag, c->ctx);
+        if (rc != RX_ERR_AGAIN)
             return rc == RX_OK ? MPI_SUCCESS
                                : rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-        }
     }
     rx_req_t r;
     memset(&r, 0, sizeof r);
     r.kind = RX_REQ_SEND;
     r.index = -1;
-    rx_req_setup(&r, c, data, bytes, dest, tag);
+    rx_req_setup(&r, c, dest, tag);
+    rx_req_data(&r, buf, count, dt);
     r.sync = mode == RX_MODE_SYNC;
     if ((rc = rx_p2p_isend(&r)) != RX_OK) {
-        free(staging);
+        rx_p2p_req_finish(&r);
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
     }
     RX_WAIT_UNTIL(r.complete);
-    free(staging);
+    rx_p2p_req_finish(&r);
     return MPI_SUCCESS;
 }
 
@@ -257,27 +263,20 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 }
 RX_ALIAS(Ibsend)
 
-/* Post a receive of (buf, count, dt) described by r: through a staging buffer
- * when dt's packed form differs from memory. Pool requests keep a reference
- * to dt (the program may free it before completion); requests on the stack
- * belong to a blocking call that completes first. */
+/* Post a receive of (buf, count, dt) described by r. Pool requests of a
+ * non-raw type keep a reference to it (the program may free it before
+ * completion, and p2p unpacks with it); requests on the stack belong to a
+ * blocking call that completes first. */
 static int rx_recv_post(rx_req_t *r, rx_comm_t *c, void *buf, int count, rx_dtype_t *dt,
                         int source, int tag)
 {
-    void *data;
-    size_t bytes;
-    if (rx_data_view(buf, count, dt, 0, &data, &bytes, &r->staging) != RX_OK)
-        return RX_ERR_NOMEM;
-    rx_req_setup(r, c, data, bytes, source, tag);
-    r->user_buf = buf;
-    r->user_dtype = dt;
+    rx_req_setup(r, c, source, tag);
+    rx_req_data(r, buf, count, dt);
     int rc = rx_p2p_irecv(r);
-    if (rc != RX_OK) {
-        free(r->staging);
-        r->staging = NULL;
-    } else if (r->staging && r->index > 0) {
+    if (rc != RX_OK)
+        r->user_dtype = NULL;
+    else if (r->user_dtype && r->index > 0)
         rx_dtype_ref(dt);
-    }
     return rc;
 }
 
@@ -295,8 +294,6 @@ static int rx_recv_wait_on_stack(rx_comm_t *c, rx_req_t *r, MPI_Status *status, 
 {
     RX_WAIT_UNTIL(r->complete);
     rx_mpi_recv_unpack(r);
-    free(r->staging);
-    r->staging = NULL;
     return rx_recv_status(c, r, status, fn);
 }
 
@@ -402,13 +399,13 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (rc != MPI_SUCCESS)
         return rc;
     size_t bytes = (size_t)count * (size_t)dt->extent;
-    void *tmp = malloc(bytes ? bytes : 1);
+    void *tmp = rx_stage_get(bytes);
     if (!tmp)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory for %zu bytes", bytes);
     memcpy(tmp, buf, bytes);
     rc = PMPI_Sendrecv(tmp, count, datatype, dest, sendtag, buf, count, datatype, source,
                        recvtag, comm, status);
-    free(tmp);
+    rx_stage_put(tmp);
     return rc;
 }
 RX_ALIAS(Sendrecv_replace)

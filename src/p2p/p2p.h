@@ -28,9 +28,18 @@ enum rx_am_type {
 };
 #define RX_AM_F_SYNC 1
 
+/* Request-to-send. A packed send names its bytes (rkey.addr, len). A typed
+ * send (transports with getv) leaves its data where the datatype put it:
+ * rkey.addr is the buffer, and the receiver reads the sender's block list
+ * (nblocks blocks at address `blocks` in the sender) to build I/O vectors;
+ * element e's block b lies at rkey.addr + e * extent + blocks[b].off. */
 typedef struct rx_rts {
     uint64_t len;
     rx_rkey_t rkey;
+    uint64_t nblocks;  /* 0: packed */
+    uint64_t blocks;
+    uint64_t count;
+    int64_t extent;
 } rx_rts_t;
 
 /* Match info of a probed message. */
@@ -46,7 +55,20 @@ int rx_p2p_init(void);
 /* Drain pending sends and free the queues; call after a final barrier. */
 void rx_p2p_fini(void);
 
-/* Start a send described by req (buf, bytes, comm, peer, tag, ctx, sync). */
+/* Typed requests: a send or receive whose data is (user_buf, user_count,
+ * user_dtype) of a datatype whose memory is not its packed form, with no
+ * staging copy yet; bytes is count * wire. p2p chooses how to move it:
+ * packed into a reusable staging buffer (eager, or where the transport cannot
+ * move scattered data), or straight between the two layouts with the
+ * transport's getv. Staging it takes stays in req->staging until the request
+ * finishes (rx_p2p_req_finish). A typed send holds a reference on its type
+ * while the receiver may read its block list. */
+static inline int rx_req_typed(const rx_req_t *r)
+{
+    return r->user_dtype && !r->staging && (r->kind == RX_REQ_SEND || r->kind == RX_REQ_RECV);
+}
+/* Start a send described by req (buf, bytes, comm, peer, tag, ctx, sync), or
+ * a typed one. */
 int rx_p2p_isend(rx_req_t *req);
 /* Start a receive described by req (buf, bytes = capacity, peer or ANY,
  * tag or ANY, ctx, comm). */
@@ -55,6 +77,12 @@ int rx_p2p_irecv(rx_req_t *req);
  * RX_ERR_AGAIN when the caller must take the request path. */
 int rx_p2p_send_try(const void *buf, size_t bytes, const rx_comm_t *comm, int peer, int tag,
                     uint32_t ctx);
+/* The same for count elements of a non-raw datatype, packed on the way. */
+int rx_p2p_send_try_typed(const void *buf, size_t count, const void *dtype,
+                          const rx_comm_t *comm, int peer, int tag, uint32_t ctx);
+/* A completed send or receive is about to be released or reported: unpack a
+ * receive's staging copy into its typed buffer, give staging back for reuse. */
+void rx_p2p_req_finish(rx_req_t *req);
 /* Look for a matching unexpected message without receiving it. */
 int rx_p2p_iprobe(uint32_t ctx, int source, int tag, rx_p2p_status_t *st);
 /* Cancel a receive still in the posted queue: returns 1 if cancelled. */
@@ -67,7 +95,7 @@ typedef struct rx_unexp {
     uint8_t type, flags;
     size_t len;
     uint64_t cookie;
-    rx_rkey_t rkey;
+    rx_rts_t rts;
     unsigned char *data;
 } rx_unexp_t;
 
@@ -96,5 +124,15 @@ void rx_pend_fini(void);
 int rx_p2p_send_ctrl(int world, uint8_t type, uint64_t cookie, const void *payload, size_t len);
 /* Stream fragments of a rendezvous send; RX_OK when all went out. */
 int rx_p2p_stream(rx_req_t *req);
+
+/* layout.c: a rendezvous whose data or destination is non-contiguous, read
+ * with the transport's getv; the data is in place (unpacked) on return. */
+int rx_p2p_get_layout(rx_tl_t *tl, int world_src, rx_req_t *r, const rx_rts_t *rts);
+
+/* stage.c: staging buffers kept for reuse (plain malloc blocks: free() is a
+ * valid way to drop one). */
+void *rx_stage_get(size_t bytes);
+void rx_stage_put(void *buf);
+void rx_stage_fini(void);
 
 #endif

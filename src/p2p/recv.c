@@ -3,6 +3,7 @@
 #include "p2p.h"
 #include "am_rma.h"
 #include "core/rt.h"
+#include "dtype/dtype.h"
 #include "util/log.h"
 #include "util/status.h"
 
@@ -23,7 +24,9 @@ static void rx_recv_eager(rx_req_t *r, int world_src, const rx_am_hdr_t *hdr, in
                           const void *data, size_t len)
 {
     rx_recv_finish(r, hdr->src, hdr->tag, len);
-    if (r->st_bytes)
+    if (r->st_bytes && rx_req_typed(r)) /* straight from the ring, no staging */
+        rx_dtype_unpack(r->user_dtype, data, r->st_bytes, r->user_buf);
+    else if (r->st_bytes)
         memcpy(r->buf, data, r->st_bytes);
     if (flags & RX_AM_F_SYNC)
         rx_p2p_send_ctrl(world_src, RX_AM_SACK, hdr->cookie, NULL, 0);
@@ -42,11 +45,29 @@ static void rx_recv_rndv_read_done(void *arg, int status)
     rx_req_complete(r);
 }
 
-static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, size_t len,
-                         const rx_rkey_t *rkey, uint64_t cookie)
+static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, const rx_rts_t *rts,
+                         uint64_t cookie)
 {
     rx_tl_t *tl = rx_rt.peer_tl[world_src];
+    size_t len = (size_t)rts->len;
+    const rx_rkey_t *rkey = &rts->rkey;
     rx_recv_finish(r, src, tag, len);
+    if ((rts->nblocks || rx_req_typed(r)) && tl->getv && r->st_bytes) {
+        if (rx_p2p_get_layout(tl, world_src, r, rts) != RX_OK)
+            r->st_error = 17; /* MPI_ERR_INTERN: logged where it failed */
+        rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
+        r->state = RX_RS_NONE;
+        rx_req_complete(r);
+        return;
+    }
+    if (rx_req_typed(r)) {
+        /* the transport moves contiguous bytes only: stage, unpack at the end */
+        if (!(r->staging = rx_stage_get(r->bytes))) {
+            rx_log_error("p2p: out of memory for a %zu-byte staging buffer", r->bytes);
+            abort();
+        }
+        r->buf = r->staging;
+    }
     if ((tl->caps & RX_TL_CAP_GET) && tl->get_nb && r->st_bytes) {
         /* the read completes later, in progress; the request waits for it */
         r->world_peer = world_src;
@@ -106,8 +127,9 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
             if (hdr->type == RX_AM_EAGER) {
                 rx_recv_eager(r, world_src, hdr, hdr->flags, payload, len);
             } else {
-                const rx_rts_t *rts = payload;
-                rx_recv_rndv(r, world_src, hdr->src, hdr->tag, rts->len, &rts->rkey, hdr->cookie);
+                rx_rts_t rts;
+                memcpy(&rts, payload, sizeof rts);
+                rx_recv_rndv(r, world_src, hdr->src, hdr->tag, &rts, hdr->cookie);
             }
             return;
         }
@@ -134,9 +156,8 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
                 memcpy(u->data, payload, len);
             }
         } else {
-            const rx_rts_t *rts = payload;
-            u->len = rts->len;
-            u->rkey = rts->rkey;
+            memcpy(&u->rts, payload, sizeof u->rts);
+            u->len = u->rts.len;
         }
         rx_mq_add_unexp(q, u);
         return;
@@ -149,6 +170,10 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
             rx_tl_t *tl = rx_rt.peer_tl[world_src];
             if (tl->mem_release)
                 tl->mem_release(tl, s->buf, s->bytes);
+            if (rx_req_typed(s)) { /* and the block list it read */
+                rx_dtype_unref((rx_dtype_t *)s->user_dtype);
+                s->user_dtype = NULL;
+            }
         }
         s->state = RX_RS_NONE;
         rx_req_complete(s);
@@ -190,7 +215,7 @@ int rx_p2p_irecv(rx_req_t *req)
         rx_am_hdr_t hdr = {.src = u->src, .tag = u->tag, .cookie = u->cookie};
         rx_recv_eager(req, u->world_src, &hdr, u->flags, u->data, u->len);
     } else {
-        rx_recv_rndv(req, u->world_src, u->src, u->tag, u->len, &u->rkey, u->cookie);
+        rx_recv_rndv(req, u->world_src, u->src, u->tag, &u->rts, u->cookie);
     }
     free(u->data);
     free(u);
@@ -227,8 +252,19 @@ int rx_p2p_init(void)
     return rx_progress_hook_add(rx_pend_progress) == 0 ? RX_OK : RX_ERR_INTERN;
 }
 
+void rx_p2p_req_finish(rx_req_t *r)
+{
+    if (r->kind != RX_REQ_SEND && r->kind != RX_REQ_RECV)
+        return; /* persistent requests keep their staging for the next start */
+    if (r->kind == RX_REQ_RECV && r->staging && r->user_dtype)
+        rx_dtype_unpack(r->user_dtype, r->staging, r->st_bytes, r->user_buf);
+    rx_stage_put(r->staging);
+    r->staging = NULL;
+}
+
 void rx_p2p_fini(void)
 {
     rx_pend_fini();
     rx_mq_fini();
+    rx_stage_fini();
 }

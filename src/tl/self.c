@@ -84,6 +84,33 @@ static int rx_self_get(rx_tl_t *tl, int world_peer, void *local, size_t len,
     return RX_OK;
 }
 
+/* Walk both lists in step: one memcpy per overlap of a local and a remote piece. */
+static int rx_self_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                        const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey)
+{
+    (void)tl;
+    (void)world_peer;
+    (void)rkey;
+    size_t li = 0, ri = 0, lo = 0, ro = 0;
+    while (li < nlocal && ri < nremote) {
+        size_t n = local[li].iov_len - lo;
+        if (n > remote[ri].iov_len - ro)
+            n = remote[ri].iov_len - ro;
+        memcpy((char *)local[li].iov_base + lo, (const char *)remote[ri].iov_base + ro, n);
+        lo += n;
+        ro += n;
+        if (lo == local[li].iov_len) {
+            li++;
+            lo = 0;
+        }
+        if (ro == remote[ri].iov_len) {
+            ri++;
+            ro = 0;
+        }
+    }
+    return RX_OK;
+}
+
 static int rx_self_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                        const rx_rkey_t *rkey, uint64_t offset)
 {
@@ -135,6 +162,7 @@ int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out)
     tl->mem_reg = rx_self_mem_reg;
     tl->get = rx_self_get;
     tl->put = rx_self_put;
+    tl->getv = rx_self_getv;
     tl->fini = rx_self_fini;
     *out = tl;
     return RX_OK;

@@ -71,6 +71,9 @@ enum rx_tl_amo_type {
 
 typedef struct rx_tl rx_tl_t;
 
+/* Longest I/O-vector list one getv call takes (the kernel's IOV_MAX). */
+#define RX_TL_IOV_MAX 1024
+
 /* Completion of an asynchronous operation (get_nb): status RX_OK or an error;
  * runs inside the transport's progress(). */
 typedef void (*rx_tl_done_t)(void *arg, int status);
@@ -151,6 +154,14 @@ struct rx_tl {
      * NULL: nothing runs, flush(world_peer) completes the read. */
     int (*get_nb)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
                   uint64_t offset, rx_tl_done_t done, void *arg);
+    /* Optional (NULL: not offered): read the pieces remote[0..nremote) of
+     * world_peer's memory (addresses in its address space, reached through
+     * rkey->key; rkey->addr is ignored) into the pieces local[0..nlocal), in
+     * order, both lists covering the same number of bytes and at most
+     * RX_TL_IOV_MAX long. Lets the layer above move data between two
+     * non-contiguous layouts in one copy; completes before it returns. */
+    int (*getv)(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
     /* Optional: the layer above no longer exposes memory it passed to
      * mem_reg (a rendezvous send completed); lets a registration cache
      * release or evict it. */

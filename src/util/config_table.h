@@ -12,6 +12,8 @@ RX_CONFIG(SHM_CMA, STR, "auto", "single-copy by cross-memory attach for rendezvo
 RX_CONFIG(SHM_COOP_MIN, INT, "131072", "messages from this size (bytes) are copied by receiver and sender together when single copy is on (0: receiver alone)")
 RX_CONFIG(SHM_COOP_CHUNK, INT, "65536", "chunk (bytes) the two sides of a cooperative copy claim at a time")
 RX_CONFIG(SHM_FRAG_SIZE, INT, "32768", "fragment size (bytes) of the pipelined copy used when single-copy is off or refused")
+RX_CONFIG(P2P_IOV_SEND_MIN, INT, "1024", "non-contiguous rendezvous sends whose datatype blocks average at least this many bytes are read by the receiver straight from the send buffer's layout (I/O vectors, where the transport offers them: cross-memory attach, loopback); smaller blocks are packed first; 0: always pack")
+RX_CONFIG(P2P_IOV_RECV_MIN, INT, "256", "non-contiguous rendezvous receives whose datatype blocks average at least this many bytes get the data written straight into their layout; smaller blocks land in a staging copy that is then unpacked; 0: always stage")
 RX_CONFIG(SHM_SEGMENT_DIR, STR, "/dev/shm", "informational: where POSIX shared-memory segments live (shm_open); segments are unlinked once mapped")
 RX_CONFIG(OFI, STR, "auto", "network transport (libfabric): auto (used between ranks on different nodes), on (created even when the job runs on one node; still used only across nodes), all (used for every peer but self: testing), off (never; a job spanning nodes then fails)")
 RX_CONFIG(OFI_PROVIDER, STR, "", "libfabric provider to use (e.g. verbs;ofi_rxm, tcp;ofi_rxm); empty picks the first offered among verbs;ofi_rxm, psm3, cxi, efa, psm2, opx, then tcp;ofi_rxm")

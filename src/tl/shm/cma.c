@@ -115,3 +115,50 @@ int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
     }
     return RX_OK;
 }
+
+/* Drop the first n bytes of an I/O-vector list (after a partial transfer). */
+static size_t rx_iov_skip(struct iovec *iov, size_t cnt, size_t n)
+{
+    size_t i = 0;
+    while (i < cnt && n >= iov[i].iov_len)
+        n -= iov[i++].iov_len;
+    if (i < cnt) {
+        iov[i].iov_base = (char *)iov[i].iov_base + n;
+        iov[i].iov_len -= n;
+    }
+    memmove(iov, iov + i, (cnt - i) * sizeof *iov);
+    return cnt - i;
+}
+
+int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                    const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey)
+{
+    (void)tl;
+    pid_t pid = (pid_t)rkey->key;
+    size_t want = 0;
+    for (size_t i = 0; i < nlocal; i++)
+        want += local[i].iov_len;
+    ssize_t n = process_vm_readv(pid, local, nlocal, remote, nremote, 0);
+    if (n == (ssize_t)want)
+        return RX_OK;
+    /* the kernel may stop early (a signal, a page it could not pin at once):
+     * resume from where it stopped on private copies of the lists */
+    static struct iovec l[RX_TL_IOV_MAX], r[RX_TL_IOV_MAX];
+    memcpy(l, local, nlocal * sizeof *l);
+    memcpy(r, remote, nremote * sizeof *r);
+    for (;;) {
+        if (n <= 0 && !(n < 0 && errno == EINTR)) {
+            rx_log_error("shm: process_vm_readv (%zu pieces) from rank %d (pid %d) failed: %s",
+                         nremote, world_peer, (int)pid, n < 0 ? strerror(errno) : "no progress");
+            return RX_ERR_IO;
+        }
+        if (n > 0) {
+            want -= (size_t)n;
+            if (!want)
+                return RX_OK;
+            nlocal = rx_iov_skip(l, nlocal, (size_t)n);
+            nremote = rx_iov_skip(r, nremote, (size_t)n);
+        }
+        n = process_vm_readv(pid, l, nlocal, r, nremote, 0);
+    }
+}

@@ -127,6 +127,8 @@ void rx_shm_segment_release(rx_shm_t *shm);
 int rx_shm_cma_probe(rx_shm_t *shm, const rx_tl_job_t *job);
 int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
                    uint64_t offset);
+int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                    const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
 int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                    const rx_rkey_t *rkey, uint64_t offset);
 /* coop.c */

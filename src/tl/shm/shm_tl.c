@@ -160,6 +160,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
         tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT;
         tl->get = rx_shm_cma_get;
         tl->put = rx_shm_cma_put;
+        tl->getv = rx_shm_cma_getv;
     }
     *out = tl;
     return RX_OK;

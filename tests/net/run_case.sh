@@ -1,12 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # One multi-host test between network namespaces: run_case.sh CASE BUILD_DIR.
-# Every rank runs in a namespace "host" of its own network (tcp;ofi_rxm over
-# veth and a private bridge); rdmx-run runs in the first host and starts every
-# rank through "ip netns exec {host}", PMI over TCP. Exits 0 (pass), 1 (fail)
+# Every rank runs in a namespace "host" of its own network (tcp over veth and
+# a private bridge); rdmx-run runs in the first host and starts every rank
+# through "ip netns exec {host}", PMI over TCP. The provider is rdmx's own
+# choice; CASE-rxm runs CASE over tcp;ofi_rxm, the choice where libfabric
+# has no reliable-datagram tcp provider of its own. Exits 0 (pass), 1 (fail)
 # or 77 (skip: no namespaces here).
 CASE=$1
 B=$2
+PROVIDER=
+case $CASE in
+*-rxm) CASE=${CASE%-rxm} PROVIDER="tcp;ofi_rxm" ;;
+# rma_nocpu needs the network's atomics for its locks; net (libfabric 1.17)
+# has none, so these cases keep tcp;ofi_rxm (rma-default-2hosts: net)
+rma-2hosts | rma-4hosts) PROVIDER="tcp;ofi_rxm" ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/netns.sh"
 MPI=$B/tests/mpi
@@ -23,7 +32,7 @@ job() {
     while [ "$1" != -- ]; do envs+=(-x "$1"); shift; done
     shift
     ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "$RXN_HOSTS" -ppn "$ppn" \
-        --launcher-exec "ip netns exec {host}" --timeout 120 -x RDMX_OFI_PROVIDER="${RXN_PROVIDER:-tcp;ofi_rxm}" \
+        --launcher-exec "ip netns exec {host}" --timeout 120 -x RDMX_OFI_PROVIDER="$PROVIDER" \
         "${envs[@]}" "$@" >"$W/out" 2>"$W/err"
     RC=$?
     return $RC
@@ -85,6 +94,13 @@ rma-4hosts)
     suite 1 rma_ops:allocate rma_ops:create rma_counter:allocate,2000 rma_nocpu:allocate rma_nocpu:create
     suite 2 rma_ops:create rma_counter:allocate,1000 rma_nocpu:allocate
     ;;
+rma-default-2hosts)
+    # one-sided on the provider rdmx picks by default (atomics by messages
+    # where it has none)
+    rx_net_up 2 || fail "namespace set-up"
+    suite 1 rma_ops:allocate rma_ops:create rma_ops:dynamic rma_counter:allocate,2000
+    suite 2 rma_ops:allocate rma_counter:create,2000
+    ;;
 rma-emulated-2hosts)
     # the network's RMA turned off: every operation across nodes by messages
     rx_net_up 2 || fail "namespace set-up"
@@ -117,6 +133,23 @@ mr-reuse)
     [ "$hits" -ge 2 ] || fail "rank 0: $hits cache hits, expected at least 2"
     [ "$inval" -ge 1 ] || fail "rank 0: no registration invalidated after munmap"
     echo "ok: $s0"
+    ;;
+provider-choice)
+    # over tcp the first provider with reliable-datagram endpoints of its
+    # own (tcp from libfabric 1.18, net in 1.17), else tcp;ofi_rxm
+    command -v fi_info >/dev/null || { echo "SKIP: fi_info (libfabric-bin) not installed"; exit 77; }
+    rx_net_up 2 || fail "namespace set-up"
+    offers=$(ip netns exec "${RXN_H[0]}" fi_info -t FI_EP_RDM -d "$RXN_IF" 2>/dev/null |
+        sed -n 's/^provider: //p' | sort -u)
+    want="tcp;ofi_rxm"
+    for p in tcp net; do
+        grep -qx "$p" <<<"$offers" && { want=$p; break; }
+    done
+    job 1 RDMX_LOG=info -- "$MPI/rxmpi_p2p_sizes"
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "status $RC"
+    [ "$(grep -c "ofi: provider $want, domain $RXN_IF," "$W/err")" -eq 2 ] ||
+        fail "expected provider $want on $RXN_IF (libfabric offers: $(echo $offers))"
+    echo "ok: provider $want"
     ;;
 kill-remote)
     rx_net_up 2 || fail "namespace set-up"

@@ -151,6 +151,10 @@ typedef struct rx_ofi {
 
 /* ofi_tl.c: log a libfabric error once, with its text */
 int rx_ofi_err(const char *what, int ret);
+/* Nonzero for providers that run over kernel TCP sockets (tcp, net,
+ * sockets, with or without ofi_rxm): data moves by the CPU, copies are cheap
+ * next to a round trip. */
+int rx_ofi_prov_is_tcp(const char *prov);
 
 /* ofi_am.c */
 int rx_ofi_am_init(rx_ofi_t *o);

@@ -8,6 +8,8 @@
 #   bench/net/run.sh [--reps N] [--delay US] [--quick] [--impl LIST] [BENCH...]
 #
 # BENCH: p2p:latency p2p:bw coll:allreduce (the default: all three).
+# --impl LIST: among rdmx, mpich, openmpi, and rdmx-rxm (rdmx over
+# tcp;ofi_rxm instead of the provider it picks, to compare the two).
 # --delay US adds US microseconds of one-way delay on each host's link
 # (tc netem, needs the kernel's sch_netem). RDMX_BIN: where rdmx-run and
 # rdmx-cc are (default <repo>/build/bin). Output: bench/out/net-<date>-<time>/.
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1; shift ;;
     --impl) IMPLS=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
-    -h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) SEL+=("$1"); shift ;;
     esac
 done
@@ -42,7 +44,7 @@ mkdir -p "$OUT/raw"
 # ---- build each implementation's programs into bench/bin/net/<impl> -------
 cc_of() {
     case $1 in
-    rdmx) echo "${RDMX_CC:-$RDMX_BIN/rdmx-cc}" ;;
+    rdmx | rdmx-rxm) echo "${RDMX_CC:-$RDMX_BIN/rdmx-cc}" ;;
     mpich) echo "${MPICH_CC:-mpicc.mpich}" ;;
     openmpi) echo "${OPENMPI_CC:-mpicc.openmpi}" ;;
     esac
@@ -66,6 +68,7 @@ launch() { # impl -> launcher words
     case $1 in
     rdmx) printf '%s\n' "$RDMX_BIN/rdmx-run" --hosts "$H0,$H1" -ppn 1 \
               --launcher-exec "ip netns exec {host}" ;;
+    rdmx-rxm) launch rdmx; printf '%s\n' -x "RDMX_OFI_PROVIDER=tcp;ofi_rxm" ;;
     mpich) printf '%s\n' mpiexec.mpich -launcher ssh -launcher-exec "$HERE/nslaunch.sh" \
               -hosts "$H0,$H1" -ppn 1 -n 2 -iface "$RXN_IF" -genv UCX_TLS tcp,self \
               -genv UCX_NET_DEVICES "$RXN_IF" ;;
@@ -77,7 +80,7 @@ launch() { # impl -> launcher words
 
 MANIFEST="$OUT/manifest.tsv"
 printf 'rep\tnp\timpl\tsuite\tbench\trc\twall_s\tfile\n' >"$MANIFEST"
-COMMAND="bench/net/run.sh --reps $REPS$([ "$DELAY" != 0 ] && echo " --delay $DELAY")$([ $QUICK = 1 ] && echo " --quick") ${SEL[*]}"
+COMMAND="bench/net/run.sh --reps $REPS$([ "$DELAY" != 0 ] && echo " --delay $DELAY")$([ $QUICK = 1 ] && echo " --quick")$([ "$IMPLS" != rdmx,mpich,openmpi ] && echo " --impl $IMPLS") ${SEL[*]}"
 echo "$COMMAND" >"$OUT/command.txt"
 FAILURES=0
 echo "start $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/loadavg.txt"

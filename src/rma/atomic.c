@@ -172,20 +172,28 @@ void rx_rma_spin_lock(_Atomic uint32_t *l)
 
 void rx_rma_spin_unlock(_Atomic uint32_t *l)
 {
-    atomic_store_explicit(l, 0, memory_order_release);
+    /* a subtraction, not a store of 0: an origin on another node may have
+     * added its try to the word just now and will take it back itself */
+    atomic_fetch_sub_explicit(l, 1, memory_order_release);
 }
 
 int rx_rma_lock_try(_Atomic uint64_t *l, int exclusive)
 {
-    uint64_t unit = exclusive ? RX_WIN_LOCK_EXCL : 1;
-    uint64_t v = atomic_fetch_add_explicit(l, unit, memory_order_acquire);
-    if (exclusive ? v == 0 : v < RX_WIN_LOCK_EXCL)
+    if (exclusive) {
+        uint64_t z = 0;
+        return atomic_compare_exchange_strong_explicit(l, &z, RX_WIN_LOCK_EXCL,
+                                                       memory_order_acquire,
+                                                       memory_order_relaxed);
+    }
+    uint64_t v = atomic_fetch_add_explicit(l, 1, memory_order_acquire);
+    if (!(v & RX_WIN_LOCK_EXCL))
         return 1;
-    atomic_fetch_sub_explicit(l, unit, memory_order_relaxed);
+    atomic_fetch_sub_explicit(l, 1, memory_order_relaxed);
     return 0;
 }
 
 void rx_rma_lock_release(_Atomic uint64_t *l, int exclusive)
 {
+    /* a subtraction keeps the units of readers backing off right now */
     atomic_fetch_sub_explicit(l, exclusive ? RX_WIN_LOCK_EXCL : 1, memory_order_release);
 }

@@ -3,9 +3,8 @@
  * native, the passive-target lock word taken remotely, flush.
  *
  * The lock word is the same reader-writer word local origins take with
- * atomic instructions (rx_rma_lock_try), taken the same way: fetch-and-add of
- * the writer or reader unit, undone when the old value forbids holding it.
- * The target's
+ * atomic instructions (rx_rma_lock_try), taken the same way (rma.h). The
+ * target's
  * memory is registered with the window, and the provider applies atomics
  * with CPU instructions at the target, so both kinds of origins contend on
  * one word and no request waits for the target's MPI calls. */
@@ -15,6 +14,7 @@
 #include "util/status.h"
 #include "util/timer.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,14 +77,16 @@ int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *a
     return 1;
 }
 
-/* One try, as rx_rma_lock_try: add our unit, take it back if we may not hold. */
+/* One try. Readers as rx_rma_lock_try: add 1, take it back when EXCL was
+ * set. Writers add EXCL and keep it only when the word was 0 (rma.h says why
+ * not compare-and-swap over the network). */
 static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
 {
     rx_tl_t *tl = t->tl;
     uint64_t unit = exclusive ? RX_WIN_LOCK_EXCL : 1, back = (uint64_t)0 - unit, old = 0;
     *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &unit, NULL, &old,
                      &t->ctl_rkey, 0);
-    if (*rc != RX_OK || (exclusive ? old == 0 : old < RX_WIN_LOCK_EXCL))
+    if (*rc != RX_OK || (exclusive ? old == 0 : !(old & RX_WIN_LOCK_EXCL)))
         return 1;
     /* fetching, so that it is done before the next try */
     *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &back, NULL, &old,
@@ -95,9 +97,9 @@ static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
 int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive)
 {
     int rc = RX_OK;
-    /* Tries that collide take their units back; origins that retried in step
-     * would collide forever, so each waits a random, growing time (keeping
-     * answering others: they may hold what we wait for). */
+    /* Between tries a random, growing pause (answering others meanwhile:
+     * they may hold what we wait for), so that tries from several nodes do
+     * not keep the target's provider busy with nothing but tries. */
     unsigned cap_us = 4;
     while (!rx_net_lock_try(t, exclusive, &rc)) {
         double until = rx_time_now() + 1e-6 * (double)(1 + (unsigned)rand() % cap_us);
@@ -114,6 +116,38 @@ int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive)
     uint64_t d = (uint64_t)0 - (exclusive ? RX_WIN_LOCK_EXCL : 1), old;
     return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &d, NULL, &old,
                       &t->ctl_rkey, 0);
+}
+
+/* The accumulate lock is a 32-bit word local origins take by
+ * compare-and-swap 0 -> 1 and release by subtracting 1; a remote try adds 1
+ * and keeps it only when the word was 0, so either kind excludes the other. */
+int rx_rma_net_acc_lock(rx_win_tgt_t *t)
+{
+    rx_tl_t *tl = t->tl;
+    uint32_t one = 1, back = (uint32_t)-1, old = 0;
+    uint64_t at = offsetof(rx_win_ctl_t, acc_lock);
+    unsigned cap_us = 4;
+    for (;;) {
+        int rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &one, NULL, &old,
+                            &t->ctl_rkey, at);
+        if (rc != RX_OK || old == 0)
+            return rc;
+        if ((rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
+                             &t->ctl_rkey, at)) != RX_OK)
+            return rc;
+        double until = rx_time_now() + 1e-6 * (double)(1 + (unsigned)rand() % cap_us);
+        RX_WAIT_UNTIL(rx_time_now() >= until);
+        if (cap_us < 2048)
+            cap_us *= 2;
+    }
+}
+
+int rx_rma_net_acc_unlock(rx_win_tgt_t *t)
+{
+    rx_tl_t *tl = t->tl;
+    uint32_t back = (uint32_t)-1, old;
+    return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
+                      &t->ctl_rkey, offsetof(rx_win_ctl_t, acc_lock));
 }
 
 int rx_rma_net_flush(rx_win_t *w, int target)

@@ -118,8 +118,8 @@ static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const 
         rx_rma_spin_unlock(&t->ctl->acc_lock);
 }
 
-/* Accumulate on memory reached by the transport: under the target's lock,
- * read, combine, write back. */
+/* Accumulate on memory reached by the transport: under the target's lock
+ * (over the network for net targets), read, combine, write back. */
 static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int basic,
                      const void *in, uint64_t toff, size_t len, size_t nelem, void *fetched)
 {
@@ -129,8 +129,17 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
     if (!tmp)
         return RX_ERR_NOMEM;
     (void)w;
-    rx_rma_spin_lock(&t->ctl->acc_lock);
-    int rc = tl->get(tl, t->world, tmp, len, &t->rkey, toff);
+    int rc = RX_OK;
+    if (t->net)
+        rc = rx_rma_net_acc_lock(t);
+    else
+        rx_rma_spin_lock(&t->ctl->acc_lock);
+    if (rc != RX_OK) {
+        if (tmp != stackbuf)
+            free(tmp);
+        return rc;
+    }
+    rc = tl->get(tl, t->world, tmp, len, &t->rkey, toff);
     if (rc == RX_OK) {
         if (fetched)
             memcpy(fetched, tmp, len);
@@ -147,7 +156,13 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
         if (changed)
             rc = tl->put(tl, t->world, tmp, len, &t->rkey, toff);
     }
-    rx_rma_spin_unlock(&t->ctl->acc_lock);
+    if (t->net) {
+        int urc = rx_rma_net_acc_unlock(t);
+        if (rc == RX_OK)
+            rc = urc;
+    } else {
+        rx_rma_spin_unlock(&t->ctl->acc_lock);
+    }
     if (tmp != stackbuf)
         free(tmp);
     return rc;
@@ -216,11 +231,20 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
             out_unpack = 1;
         }
     }
-    /* net accumulates: the network's atomic, or messages for the whole op */
-    int amo = -1, amt = -1, by_am = t->kind == RX_RMA_AM;
-    if (t->net && acc && !rx_rma_net_amo(t, op->kind == RX_RMA_OP_CAS ? -1 : op->op->predefined,
-                                         basic, &amo, &amt))
-        by_am = 1;
+    /* net accumulates, by the rule the target's node follows (rma.h): the
+     * network's atomic, read-combine-write under the accumulate lock, or
+     * messages, for the whole op */
+    int amo = -1, amt = -1, by_am = t->kind == RX_RMA_AM, locked = 0;
+    if (t->net && acc) {
+        if (t->lockacc || !rx_rma_native_type(basic))
+            locked = t->netacclock;
+        else if (rx_rma_net_amo(t, op->kind == RX_RMA_OP_CAS ? -1 : op->op->predefined, basic,
+                                &amo, &amt))
+            locked = 0;
+        else
+            locked = -1;
+        by_am = locked <= 0 && amo < 0;
+    }
     rx_rma_amrec_t *rec = NULL;
     if (by_am) {
         /* the record owns out_stage and completes req once every reply came */
@@ -253,6 +277,9 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
             default:
                 rx_acc_mem(t, op, basic, in ? in + pos : NULL, tp, nelem, out ? out + pos : NULL);
             }
+        } else if (t->net && locked > 0) {
+            rc = rx_acc_tl(w, t, op, basic, in ? in + pos : NULL, o, len, nelem,
+                           out ? out + pos : NULL);
         } else if (t->net) {
             t->nb_pending = 1;
             rc = rx_rma_net_seg(t, op, amo, amt, in ? in + pos : NULL, o, len, nelem,

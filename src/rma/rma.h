@@ -27,9 +27,13 @@
  *     lock in the node-shared window metadata), then reads, combines and
  *     writes back by the transport.
  *   - net targets: the network's atomics where it offers the op and type and
- *     the target memory is of the first kind (the provider applies them at
- *     the target with the same atomic instructions), else active messages,
- *     whose handler follows the rules above. The choice depends only on
+ *     the element is one the target's node changes with atomic instructions
+ *     (1, 2, 4 or 8 bytes of mapped memory; the provider applies them with
+ *     the same instructions), else active messages, whose handler follows
+ *     the rules above; elements the node changes under the accumulate lock
+ *     (memory reached by cross-memory attach, wider elements) are changed
+ *     under that lock, taken over the network: read, combine, write back,
+ *     no help from the target's CPU either. The choice depends only on
  *     (target, op, type), so concurrent accumulates with one op on one
  *     element always take one path, and every path uses atomic instructions
  *     on 1, 2, 4 and 8-byte elements of mapped memory.
@@ -66,15 +70,15 @@ enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
 };
 
 #define RX_WIN_DYN_MAX 64                /* attached regions per rank (dynamic windows) */
-/* Passive-target lock word: writers counted from bit 32, readers below.
- * Every change is an addition (a try adds its unit and takes it back when it
- * finds the other kind, or another writer, present), so origins on other
- * nodes need only the network's fetch-and-add, the atomic it offers most
- * widely. (Writers by compare-and-swap 0 -> EXCL hung now and then with
- * three origins on other nodes over tcp;ofi_rxm, the word found held by
- * nobody; the cause was not found, the additive form has not hung.) */
-#define RX_WIN_LOCK_EXCL (1ull << 32)
-#define RX_WIN_LOCK_SHARED_MASK (RX_WIN_LOCK_EXCL - 1)
+/* Passive-target lock word: EXCL bit | number of shared holders, changed
+ * by compare-and-swap and additions only. Origins on the node: a writer
+ * takes it by compare-and-swap 0 -> EXCL, a reader adds 1 and takes it back
+ * when EXCL was set. Origins on other nodes use only the network's
+ * fetch-and-add, the atomic providers offer most widely: a writer adds EXCL
+ * and takes it back unless the word was 0, with a random, growing pause
+ * between tries so that writers on several nodes do not retry in step.
+ * Release subtracts. */
+#define RX_WIN_LOCK_EXCL (1ull << 62)
 
 /* One per window member, in the node-shared metadata of its node. */
 typedef struct rx_win_ctl {
@@ -105,6 +109,7 @@ typedef struct rx_win_tgt {
     uint8_t net;            /* TL over the network: completed by tl->flush */
     uint8_t netamo;         /* net: accumulates by the network's atomics where offered */
     uint8_t netlock;        /* net: lock word taken by the network's atomics */
+    uint8_t netacclock;     /* net: accumulate lock taken by the network's atomics */
     uint8_t nb_pending;     /* net: operations issued since the last flush */
     rx_rkey_t ctl_rkey;     /* net: the target's control block (lock word first) */
     rx_win_ctl_t *ctl;      /* this target's metadata when on this node, else NULL */
@@ -254,6 +259,9 @@ rx_tl_t *rx_rma_net_tl(void);
  * compare-and-swap. */
 int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *amt);
 int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive);
+/* The target's accumulate lock (rx_win_ctl_t.acc_lock) over the network. */
+int rx_rma_net_acc_lock(rx_win_tgt_t *t);
+int rx_rma_net_acc_unlock(rx_win_tgt_t *t);
 int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive);
 /* Complete issued net operations to target (-1: all). */
 int rx_rma_net_flush(rx_win_t *w, int target);

@@ -87,8 +87,12 @@ static int rx_lock_local(rx_win_t *w, rx_win_tgt_t *t, int exclusive)
     (void)w;
     if (rx_rma_lock_try(&t->ctl->lock, exclusive))
         return RX_OK;
-    /* keep answering others while we wait: they may hold what we wait for */
-    RX_WAIT_UNTIL(rx_rma_lock_try(&t->ctl->lock, exclusive));
+    /* keep answering others while we wait: they may hold what we wait for.
+     * RX_WAIT_UNTIL may evaluate its condition twice in a row: a try that
+     * succeeds must not be followed by another (which would fail against
+     * our own hold and wait for ever) */
+    int got = 0;
+    RX_WAIT_UNTIL(got || (got = rx_rma_lock_try(&t->ctl->lock, exclusive)));
     return RX_OK;
 }
 

@@ -113,6 +113,18 @@ static int rx_win_net_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base
     int rc = rx_coll_allgather(&mine, sizeof mine, w->net_keys, comm);
     if (rc != RX_OK)
         return rc;
+    /* Connect to every member on another node now, while all take part, so
+     * that the first passive-target operation does not wait for ofi_rxm to
+     * set up a connection with a target busy outside MPI: a read of each
+     * control block makes the connections. */
+    for (int k = 1; k < comm->size && rc == RX_OK; k++) {
+        int i = (comm->rank + k) % comm->size;
+        uint64_t v;
+        if (rx_rt.node_of[comm->world[i]] != rx_rt.node_of[rx_rt.rank] && w->net_keys[i].ok)
+            rc = net->get(net, comm->world[i], &v, sizeof v, &w->net_keys[i].ctl, 0);
+    }
+    if (rc != RX_OK)
+        return rc;
     for (int i = 0; i < comm->size; i++)
         if (!w->net_keys[i].ok) {
             rx_log_warn("rma: rank %d could not register its window memory with the network; "
@@ -285,6 +297,7 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
              * instructions too (cross-memory attach cannot be atomic) */
             t->netamo = !t->lockacc && net->atomic != NULL;
             t->netlock = net->atomic && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
+            t->netacclock = net->atomic && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U32));
         } else {
             t->kind = RX_RMA_AM;
         }

@@ -56,6 +56,7 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     if (!st)
         return NULL;
     st->c = c;
+    st->cma = -1;
     rx_shm_tab[c->handle] = st;
     size_t p = (size_t)c->size;
     st->slot = ((size_t)rx_config()->COLL_SHM_MAX + RX_LINE - 1) & ~(size_t)(RX_LINE - 1);

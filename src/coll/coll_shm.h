@@ -19,7 +19,14 @@
  * with a sequence of their own: the root of entry t may write it once
  * every rank has acknowledged t - K, so a root runs up to K entries ahead
  * of slow receivers (what makes back-to-back broadcasts cheap when ranks
- * outnumber cores). */
+ * outnumber cores).
+ *
+ * Direct path (coll_shm_direct.c, needs cross-memory attach): a rank's
+ * control line for s carries the address of its input and its remote key
+ * instead of data; peers read the input straight into their outputs and
+ * then store s in their done line. The owner returns only once every
+ * reader's done line shows s, so its buffer outlives the reads, and that
+ * also means everyone arrived at s. */
 #ifndef RX_COLL_SHM_H
 #define RX_COLL_SHM_H
 
@@ -45,6 +52,8 @@ typedef struct rx_shm_line {
 typedef struct rx_shm_state {
     rx_comm_t *c;
     int failed, creating;
+    int cma;      /* direct path: -1 not yet known, 0 unavailable, 1 usable */
+    uint64_t pid; /* remote key of my memory for peers' cross-memory reads */
     void *base;
     size_t size, slot;
     uint64_t seq, arrived; /* arrived: every rank has reached this seq */
@@ -56,6 +65,23 @@ typedef struct rx_shm_state {
 /* The state for c if the shm path may take a collective of `bytes` of
  * kind (members on one node, size within limits, not forced elsewhere). */
 rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind);
+
+/* Direct (single-copy) collectives by cross-memory attach; RX_ERR_AGAIN
+ * when the path does not apply (no cross-memory attach between these
+ * ranks, shm path off or forced elsewhere): the caller takes the slot,
+ * ring or schedule path. Sizes are chosen by the callers. */
+int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+
+/* Crossovers (bytes per block / message) from which the direct path beats
+ * the copies through slot or ring (docs/collectives.md, measured at 2 and
+ * 4 ranks on the 2-core reference machine: below them the final wait for
+ * every reader costs more than the second copy saves, above the slot size
+ * the direct path replaces the point-to-point schedules). */
+#define RX_XO_DIRECT_BCAST 8192
+#define RX_XO_DIRECT_ALLGATHER 16384
+#define RX_XO_DIRECT_ALLTOALL 16384
 
 static inline uint64_t rx_ld(const volatile uint64_t *p)
 {

@@ -29,6 +29,11 @@ static void rx_bc_space(rx_shm_state_t *st, uint64_t t)
 
 int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
 {
+    if (bytes >= RX_XO_DIRECT_BCAST) {
+        int rc = rx_shm_direct_bcast(buf, bytes, root, c);
+        if (rc != RX_ERR_AGAIN)
+            return rc;
+    }
     long long max = rx_config()->COLL_SHM_BCAST_MAX;
     if (max < 0 || bytes > (size_t)max)
         return RX_ERR_AGAIN;

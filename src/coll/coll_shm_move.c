@@ -7,7 +7,16 @@
  * slot (RDMX_COLL_SHM_MAX bytes): one block for gather and allgather, all
  * p blocks for scatter (the root) and alltoall. */
 #include "coll_shm.h"
+#include "util/config.h"
 #include "util/status.h"
+
+/* Blocks of `bytes` go the direct way from the crossover on, and wherever
+ * the contribution would not fit a slot. */
+static int rx_direct_size(size_t bytes, size_t nblocks, size_t xo)
+{
+    long long max = rx_config()->COLL_SHM_MAX;
+    return bytes >= xo || (nblocks && bytes > (max > 0 ? (size_t)max : 0) / nblocks);
+}
 
 /* Contribution sizes: allgather and gather one block, alltoall p blocks. */
 static rx_shm_state_t *rx_shm_move_get(rx_comm_t *c, size_t block, size_t nblocks, int kind)
@@ -34,6 +43,11 @@ static void rx_collect(rx_shm_state_t *st, char *out, size_t bytes, size_t all, 
 
 int rx_coll_shm_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
 {
+    if (rx_direct_size(bytes, 1, RX_XO_DIRECT_ALLGATHER)) {
+        int rc = rx_shm_direct_allgather(sbuf, bytes, rbuf, c);
+        if (rc != RX_ERR_AGAIN)
+            return rc;
+    }
     rx_shm_state_t *st = rx_shm_move_get(c, bytes, 1, RX_COLL_ALLGATHER);
     if (!st)
         return RX_ERR_AGAIN;
@@ -52,6 +66,11 @@ int rx_coll_shm_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t 
 int rx_coll_shm_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
 {
     int p = c->size, me = c->rank;
+    if (rx_direct_size(bytes, (size_t)p, RX_XO_DIRECT_ALLTOALL)) {
+        int rc = rx_shm_direct_alltoall(sbuf, bytes, rbuf, c);
+        if (rc != RX_ERR_AGAIN)
+            return rc;
+    }
     rx_shm_state_t *st = rx_shm_move_get(c, bytes, (size_t)p, RX_COLL_ALLTOALL);
     if (!st)
         return RX_ERR_AGAIN;

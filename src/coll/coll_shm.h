@@ -95,8 +95,10 @@ static inline void rx_st(volatile uint64_t *p, uint64_t v)
 
 /* Wait for *flag >= s. Spins, keeps the progress engine turning (a peer may
  * need our answer to a point-to-point message before it can arrive here)
- * and yields once spinning has not helped; never sleeps, since flag writes
- * ring no doorbell. */
+ * and yields once spinning has not helped — in spin mode too, as the
+ * point-to-point waits do: on a loaded machine the rank that must set the
+ * flag may be waiting for this CPU. Never sleeps, since flag writes ring no
+ * doorbell. */
 static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
 {
     if (rx_ld(flag) >= s)
@@ -105,7 +107,7 @@ static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
     while (rx_ld(flag) < s) {
         if ((++n & 15) == 0)
             rx_progress();
-        if (n > rx_rt.spin_count && rx_rt.wait_mode != RX_WAIT_SPIN)
+        if (n > rx_rt.spin_count)
             sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
         else

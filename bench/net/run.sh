@@ -50,6 +50,8 @@ cc_of() {
     esac
 }
 for impl in "${ACTIVE[@]}"; do
+    # always from scratch: a program left by another build tree links another librdmx
+    rm -rf "$BENCH/bin/net/$impl"
     make -s -C "$BENCH" MPICC="$(cc_of "$impl")" BINDIR="$BENCH/bin/net/$impl" \
         "$BENCH/bin/net/$impl/p2p" "$BENCH/bin/net/$impl/coll" >"$OUT/build-$impl.log" 2>&1 ||
         { echo "run.sh: cannot build for $impl (see $OUT/build-$impl.log)" >&2; exit 1; }

@@ -15,6 +15,14 @@
 #include "util/log.h"
 #include "util/status.h"
 
+#include <stdint.h>
+#include <sys/mman.h>
+
+#ifdef MADV_POPULATE_WRITE
+#define RX_MADV_POPULATE_WRITE MADV_POPULATE_WRITE
+#else
+#define RX_MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
 #include <stdlib.h>
 
 #define RX_SHM_SPLIT 4096 /* reductions above: split the work across ranks */
@@ -70,6 +78,14 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
         st->failed = 1;
         st->base = NULL;
         return st;
+    }
+    /* Map every page now: otherwise the first collectives that reach a new
+     * slot or ring entry pay page faults in every rank (tens of
+     * microseconds at 8 ranks), and a benchmark sees them as a slow size.
+     * Kernels before 5.14 refuse the advice; the pages then fault later. */
+    {
+        uintptr_t a = (uintptr_t)st->base & ~(uintptr_t)4095;
+        madvise((void *)a, st->size + ((uintptr_t)st->base - a), RX_MADV_POPULATE_WRITE);
     }
     /* rank 0 created the region zeroed; seq 0 means nothing arrived */
     st->ctrl = st->base;

@@ -82,6 +82,9 @@ int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t
 #define RX_XO_DIRECT_BCAST 8192
 #define RX_XO_DIRECT_ALLGATHER 16384
 #define RX_XO_DIRECT_ALLTOALL 16384
+/* oversubscribed nodes: bcast through the ring again from here up to
+ * RDMX_COLL_SHM_BCAST_MAX (measured with 8 ranks on 2 cores) */
+#define RX_XO_RING_OVERSUB 65536
 
 static inline uint64_t rx_ld(const volatile uint64_t *p)
 {

@@ -101,6 +101,7 @@ static void rx_pick_wait_mode(void)
 {
     const char *m = rx_config()->WAIT;
     int cpus = rx_node_cpus();
+    rx_rt.oversubscribed = rx_rt.local_size > cpus;
     if (!strcmp(m, "spin"))
         rx_rt.wait_mode = RX_WAIT_SPIN;
     else if (!strcmp(m, "yield"))

@@ -29,6 +29,7 @@ typedef struct rx_rt {
     rx_tl_t *ofi_tl;         /* network transport, NULL when not created */
     rx_tl_t **peer_tl;       /* transport reaching each world rank */
     int wait_mode;
+    int oversubscribed;      /* more ranks on this node than CPUs: the same on every local rank */
     int spin_count;
     int yield_count;
     int thread_level;

@@ -8,6 +8,8 @@
  *     overlapped to sequential time is printed. */
 #include "rxtest.h"
 
+#include <unistd.h>
+
 #include <math.h>
 
 static int me, np;
@@ -190,8 +192,13 @@ static void t_overlap(void)
         printf("overlap: allreduce %.2f ms, compute %.2f ms, iallreduce+compute+wait %.2f ms "
                "(wait %.2f ms): ratio %.2f of sequential\n",
                t_coll * 1e3, v[2] * 1e3, v[1] * 1e3, v[0] * 1e3, v[1] / (t_coll + v[2]));
-    /* the collective progressed during the computation: little is left for Wait */
-    RXT_CHECK(v[0] < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", v[0] * 1e3, t_coll * 1e3);
+    /* the collective progressed during the computation: little is left for
+     * Wait. Checked only when every rank has a CPU of its own: with more
+     * ranks than CPUs a step of the schedule waits for a descheduled peer
+     * whatever the library does, so there the ratio is printed only. */
+    if (np <= sysconf(_SC_NPROCESSORS_ONLN))
+        RXT_CHECK(v[0] < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", v[0] * 1e3,
+                  t_coll * 1e3);
     free(a);
     free(b);
 }

@@ -177,7 +177,25 @@ static int rx_shm_red(const void *sbuf, void *rbuf, size_t count, const rx_dtype
 int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                           const rx_opobj_t *op, rx_comm_t *c)
 {
-    return rx_shm_red(sbuf, rbuf, count, dt, op, -1, c, RX_COLL_ALLREDUCE);
+    long long max = rx_config()->COLL_SHM_MAX;
+    size_t ext = (size_t)dt->extent;
+    if (!rx_rt.oversubscribed || max <= 0 || !dt->contig || ext == 0 || ext > (size_t)max ||
+        count * ext <= (size_t)max)
+        return rx_shm_red(sbuf, rbuf, count, dt, op, -1, c, RX_COLL_ALLREDUCE);
+    /* With more ranks than CPUs, a large allreduce through the slots, one
+     * slot-sized piece after the other, beats the point-to-point schedules
+     * (8 ranks on 2 cores: every message of those waits for a descheduled
+     * peer, while a slot round needs each rank once). Elements are reduced
+     * independently, so the pieces give the same result. */
+    size_t per = (size_t)max / ext;
+    for (size_t done = 0; done < count; done += per) {
+        size_t n = count - done < per ? count - done : per;
+        int rc = rx_shm_red((const char *)sbuf + done * ext, (char *)rbuf + done * ext, n, dt, op,
+                            -1, c, RX_COLL_ALLREDUCE);
+        if (rc != RX_OK)
+            return done == 0 ? rc : (rc == RX_ERR_AGAIN ? RX_ERR_INTERN : rc);
+    }
+    return RX_OK;
 }
 
 int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,

@@ -44,12 +44,22 @@ static int rx_unpack_v(rx_coll_exec_t *e, void *buf, const int *counts, const in
 
 /* ---- gather / gatherv ------------------------------------------------------ */
 
+/* The node-shared path needs every member on this node; checked before
+ * packing derived types for it, so multi-node calls pack only once, in the
+ * schedule. */
+static int rx_coll_on_one_node(const rx_comm_t *c)
+{
+    return c->size > 1 && c->local_size == c->size;
+}
+
 /* Blocking uniform gather (root >= 0) or allgather (root < 0) on one node
  * (RX_ERR_AGAIN: take the schedule, which also reports mismatched sizes).
  * sendbuf NULL: in place. */
 static int rx_gather_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
                          void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
 {
+    if (!rx_coll_on_one_node(c))
+        return RX_ERR_AGAIN;
     size_t p = (size_t)c->size, me = (size_t)c->rank;
     int gets = root < 0 || c->rank == root;
     size_t bytes = sendbuf ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
@@ -175,6 +185,8 @@ RX_ALIAS(Gatherv)
 static int rx_scatter_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
                           void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
 {
+    if (!rx_coll_on_one_node(c))
+        return RX_ERR_AGAIN;
     size_t p = (size_t)c->size, is_root = c->rank == root;
     size_t bytes = is_root ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
     void *ti = NULL, *to = NULL;
@@ -465,6 +477,8 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
 static int rx_alltoall_shm(rx_comm_t *c, int in_place, const void *sendbuf,
                            const rx_a2a_side_t *s, void *recvbuf, const rx_a2a_side_t *r)
 {
+    if (!rx_coll_on_one_node(c))
+        return RX_ERR_AGAIN;
     size_t p = (size_t)c->size;
     const rx_dtype_t *rdt = rx_dtype_get(r->type);
     const rx_dtype_t *sdt = in_place ? rdt : rx_dtype_get(s->type);

@@ -94,19 +94,30 @@ static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
     return *rc != RX_OK;
 }
 
+/* Between remote lock tries a random, growing pause (answering others
+ * meanwhile: they may hold what we wait for), so that tries from several
+ * nodes do not keep the target's provider busy with nothing but tries. The
+ * generator is our own: rand() would shift the application's sequence. */
+static void rx_net_backoff(unsigned *cap_us)
+{
+    static uint64_t x;
+    if (!x)
+        x = 0x9e3779b97f4a7c15ull ^ (uint64_t)(rx_rt.rank + 1);
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    double until = rx_time_now() + 1e-6 * (double)(1 + x % *cap_us);
+    RX_WAIT_UNTIL(rx_time_now() >= until);
+    if (*cap_us < 2048)
+        *cap_us *= 2;
+}
+
 int rx_rma_net_lock(rx_win_tgt_t *t, int exclusive)
 {
     int rc = RX_OK;
-    /* Between tries a random, growing pause (answering others meanwhile:
-     * they may hold what we wait for), so that tries from several nodes do
-     * not keep the target's provider busy with nothing but tries. */
     unsigned cap_us = 4;
-    while (!rx_net_lock_try(t, exclusive, &rc)) {
-        double until = rx_time_now() + 1e-6 * (double)(1 + (unsigned)rand() % cap_us);
-        RX_WAIT_UNTIL(rx_time_now() >= until);
-        if (cap_us < 2048)
-            cap_us *= 2;
-    }
+    while (!rx_net_lock_try(t, exclusive, &rc))
+        rx_net_backoff(&cap_us);
     return rc;
 }
 
@@ -135,10 +146,7 @@ int rx_rma_net_acc_lock(rx_win_tgt_t *t)
         if ((rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
                              &t->ctl_rkey, at)) != RX_OK)
             return rc;
-        double until = rx_time_now() + 1e-6 * (double)(1 + (unsigned)rand() % cap_us);
-        RX_WAIT_UNTIL(rx_time_now() >= until);
-        if (cap_us < 2048)
-            cap_us *= 2;
+        rx_net_backoff(&cap_us);
     }
 }
 

@@ -25,6 +25,10 @@
 #include <stddef.h>
 
 /* What to do with staged output when a collective completes. */
+/* MPI error classes a collective request's status carries */
+#define RX_MPI_ERR_TRUNCATE 15
+#define RX_MPI_ERR_INTERN 17
+
 typedef struct rx_coll_unpack {
     const rx_dtype_t *dt;
     void *dst;            /* user buffer */
@@ -123,6 +127,8 @@ int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 /* Map a region of size bytes shared by every member of c; all members must be
  * on one node (c->local_size == c->size). Release with rx_region_detach. */
 int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr);
+/* The same, and *vote becomes the logical and of every member's *vote. */
+int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote);
 
 /* p2p helpers (coll_p2p.c) */
 int rx_coll_tag(rx_comm_t *c);

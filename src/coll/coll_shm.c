@@ -11,6 +11,7 @@
  * in rank order, so non-commutative ops are exact and every rank gets
  * bit-identical results. */
 #include "coll_shm.h"
+#include "offload.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -43,6 +44,7 @@ void rx_coll_comm_release(rx_comm_t *c)
     rx_shm_state_t *st = rx_shm_lookup(c);
     if (!st)
         return;
+    rx_coll_offload_drain(st);
     if (st->base)
         rx_region_detach(st->base, st->size);
     rx_shm_tab[c->handle] = NULL;
@@ -68,11 +70,15 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     rx_shm_tab[c->handle] = st;
     size_t p = (size_t)c->size;
     st->slot = ((size_t)rx_config()->COLL_SHM_MAX + RX_LINE - 1) & ~(size_t)(RX_LINE - 1);
-    st->size = (p * 4 + RX_BC_DEPTH) * RX_LINE + (2 * p + 2) * st->slot +
+    st->size = (p * 5 + RX_BC_DEPTH) * RX_LINE + (2 * p + 2) * st->slot +
                (size_t)RX_BC_DEPTH * RX_BC_CHUNK;
     st->creating = 1;
-    int rc = rx_coll_shared_region(c, st->size, &st->base);
+    st->offload = rx_coll_offload_vote();
+    int rc = rx_coll_shared_region_vote(c, st->size, &st->base, &st->offload);
     st->creating = 0;
+    if (rc == RX_OK && st->offload)
+        rx_log_info("large nonblocking allreduces of a %d-rank communicator go to the offload thread",
+                    c->size);
     if (rc != RX_OK) {
         rx_log_warn("node-shared collectives off for a communicator: %s", rx_status_string(rc));
         st->failed = 1;
@@ -90,7 +96,8 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     /* rank 0 created the region zeroed; seq 0 means nothing arrived */
     st->ctrl = st->base;
     st->done = st->ctrl + 2 * p;
-    st->bc_ack = st->done + p;
+    st->fin = st->done + p;
+    st->bc_ack = st->fin + p;
     st->bc_line = st->bc_ack + p;
     st->slots = (char *)(st->bc_line + RX_BC_DEPTH);
     st->res = st->slots + 2 * p * st->slot;
@@ -99,8 +106,9 @@ static rx_shm_state_t *rx_shm_create(rx_comm_t *c)
     return st;
 }
 
-/* The state for c if the shm path may take a collective of bytes. */
-rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
+/* The state for c if the shm path may take a collective of bytes; may_queue:
+ * the caller queues to the offload thread, so need not wait for it. */
+rx_shm_state_t *rx_shm_get_for(rx_comm_t *c, size_t bytes, int kind, int may_queue)
 {
     long long max = rx_config()->COLL_SHM_MAX;
     if (c->size < 2 || c->local_size != c->size || max <= 0 || bytes > (size_t)max)
@@ -113,7 +121,14 @@ rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
         st = rx_shm_create(c);
     if (!st || st->failed || st->creating)
         return NULL;
+    if (st->offload_pending && !may_queue)
+        rx_coll_offload_drain(st); /* its operations hold earlier sequence numbers */
     return st;
+}
+
+rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
+{
+    return rx_shm_get_for(c, bytes, kind, 0);
 }
 
 int rx_coll_shm_barrier(rx_comm_t *c)

@@ -7,6 +7,8 @@
  *   ctrl[p][2]   one cache line per rank and parity: seq, then up to 48
  *                bytes of payload inline (one line moves flag and data)
  *   done[p]      one line per rank: seq of the last reduction share done
+ *   fin[p]       one line per rank: seq of the last direct allreduce whose
+ *                peers' buffers it has finished reading
  *   bc_ack[p]    one line per rank: the last broadcast ring entry it used
  *   bc_line[K]   broadcast ring entries: ring seq + inline payload
  *   slot[p][2]   S bytes per rank and parity for larger payloads
@@ -26,7 +28,13 @@
  * instead of data; peers read the input straight into their outputs and
  * then store s in their done line. The owner returns only once every
  * reader's done line shows s, so its buffer outlives the reads, and that
- * also means everyone arrived at s. */
+ * also means everyone arrived at s.
+ *
+ * Direct allreduce (large vectors; also what the offload thread runs): the
+ * control line carries the input and output addresses; each rank reduces
+ * its share of the vector reading every input, writes it to its output and
+ * stores s in done; then reads the other shares from their owners' outputs
+ * and stores s in fin. A rank returns once every fin shows s. */
 #ifndef RX_COLL_SHM_H
 #define RX_COLL_SHM_H
 
@@ -58,13 +66,18 @@ typedef struct rx_shm_state {
     size_t size, slot;
     uint64_t seq, arrived; /* arrived: every rank has reached this seq */
     uint64_t bseq, bfree;  /* ring: last entry used; entries up to bfree are free to write */
-    rx_shm_line_t *ctrl, *done, *bc_ack, *bc_line;
+    rx_shm_line_t *ctrl, *done, *fin, *bc_ack, *bc_line;
+    int offload;          /* every member runs an offload thread (agreed at creation) */
+    int offload_pending;  /* operations of this communicator queued to it (owner thread only) */
     char *slots, *res, *bc_data;
 } rx_shm_state_t;
 
 /* The state for c if the shm path may take a collective of `bytes` of
  * kind (members on one node, size within limits, not forced elsewhere). */
 rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind);
+/* The same; may_queue: the caller queues the collective to the offload
+ * thread and so need not first wait for the operations queued before. */
+rx_shm_state_t *rx_shm_get_for(rx_comm_t *c, size_t bytes, int kind, int may_queue);
 
 /* Direct (single-copy) collectives by cross-memory attach; RX_ERR_AGAIN
  * when the path does not apply (no cross-memory attach between these
@@ -73,6 +86,14 @@ rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind);
 int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
 int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+/* The state for c if the direct path can serve it (NULL otherwise), for
+ * queueing to the offload thread. */
+rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind);
+/* Direct allreduce of collective s (already taken from st->seq) on
+ * contiguous data; sbuf == rbuf in place. Touches only the region, the
+ * buffers and cross-memory reads, so the offload thread may run it. */
+int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
+                            size_t count, const rx_dtype_t *dt, const rx_opobj_t *op);
 
 /* Crossovers (bytes per block / message) from which the direct path beats
  * the copies through slot or ring (docs/collectives.md, measured at 2 and
@@ -98,17 +119,20 @@ static inline void rx_st(volatile uint64_t *p, uint64_t v)
 
 /* Wait for *flag >= s. Spins, keeps the progress engine turning (a peer may
  * need our answer to a point-to-point message before it can arrive here)
+ * (not on the offload thread, which never touches the engine)
  * and yields once spinning has not helped — in spin mode too, as the
  * point-to-point waits do: on a loaded machine the rank that must set the
  * flag may be waiting for this CPU. Never sleeps, since flag writes ring no
  * doorbell. */
+extern __thread int rx_coll_in_offload; /* set on the offload thread: no progress engine there */
+
 static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
 {
     if (rx_ld(flag) >= s)
         return;
     int n = 0;
     while (rx_ld(flag) < s) {
-        if ((++n & 15) == 0)
+        if ((++n & 15) == 0 && !rx_coll_in_offload)
             rx_progress();
         if (n > rx_rt.spin_count)
             sched_yield();

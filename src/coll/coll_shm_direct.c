@@ -46,6 +46,14 @@ static rx_shm_state_t *rx_dir_get(rx_comm_t *c, int kind)
     return st->cma ? st : NULL;
 }
 
+rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind)
+{
+    rx_shm_state_t *st = rx_shm_get_for(c, 0, kind, 1);
+    if (st && st->cma < 0)
+        st->cma = rx_dir_usable(st);
+    return st && st->cma ? st : NULL;
+}
+
 /* My input for s is at addr (NULL: I only arrive). */
 static void rx_dir_publish(rx_shm_state_t *st, const void *addr, uint64_t s)
 {
@@ -152,6 +160,105 @@ int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t
         rc = rc != RX_OK ? rc : r;
     }
     rx_dir_done(st, s, 1);
+    free(tmp);
+    return rc;
+}
+
+/* Read n bytes at addr in the memory of rank j (remote key pid). */
+static int rx_dir_read_at(rx_shm_state_t *st, int j, uint64_t addr, uint64_t pid, void *dst,
+                          size_t n)
+{
+    if (!n)
+        return RX_OK;
+    rx_rkey_t rk = {addr, pid};
+    struct iovec lo = {dst, n}, re = {(void *)(uintptr_t)addr, n};
+    int w = st->c->world[j];
+    rx_tl_t *tl = rx_rt.peer_tl[w];
+    return tl->getv(tl, w, &lo, 1, &re, 1, &rk);
+}
+
+/* elements of rank r's share of count: the first count % p ranks one more */
+static void rx_dir_share(size_t count, int p, int r, size_t *lo, size_t *n)
+{
+    size_t q = count / (size_t)p, rem = count % (size_t)p, ur = (size_t)r;
+    *lo = ur * q + (ur < rem ? ur : rem);
+    *n = q + (ur < rem);
+}
+
+#define RX_DIR_RED_CHUNK 131072 /* bytes reduced per pass: stays in L2 */
+
+int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
+                            size_t count, const rx_dtype_t *dt, const rx_opobj_t *op)
+{
+    rx_comm_t *c = st->c;
+    int p = c->size, me = c->rank, rc = RX_OK;
+    size_t ext = (size_t)dt->extent;
+    const char *in = sbuf;
+    char *out = rbuf;
+    int in_place = sbuf == rbuf;
+    /* in place the own share of the input is overwritten while peers may
+     * still read theirs: it is combined in a scratch chunk first */
+    size_t per = ext ? RX_DIR_RED_CHUNK / ext : 0;
+    if (per == 0)
+        per = 1;
+    char *tmp = malloc(per * ext * (in_place ? 2 : 1));
+    if (!tmp)
+        rc = RX_ERR_NOMEM; /* still take part, so peers are not left waiting */
+
+    rx_may_write(st, s);
+    rx_shm_line_t *l = rx_ctrl(st, me, s);
+    uint64_t v[3] = {(uint64_t)(uintptr_t)in, st->pid, (uint64_t)(uintptr_t)out};
+    memcpy(l->data, v, sizeof v);
+    rx_st(&l->seq, s);
+    uint64_t *peer = malloc(sizeof(uint64_t) * 3 * (size_t)p);
+    if (!peer)
+        rc = RX_ERR_NOMEM;
+    for (int j = 0; j < p; j++) {
+        rx_shm_wait(&rx_ctrl(st, j, s)->seq, s);
+        if (peer)
+            memcpy(peer + 3 * j, rx_ctrl(st, j, s)->data, 3 * sizeof(uint64_t));
+    }
+
+    /* my share: x_0 op (x_1 op (... op x_{p-1})), as the other paths */
+    size_t lo, n;
+    rx_dir_share(count, p, me, &lo, &n);
+    for (size_t off = lo; rc == RX_OK && off < lo + n; off += per) {
+        size_t k = lo + n - off < per ? lo + n - off : per, b = k * ext;
+        char *acc = in_place ? tmp : out + off * ext, *buf = in_place ? tmp + per * ext : tmp;
+        if (p - 1 == me)
+            memcpy(acc, in + off * ext, b);
+        else
+            rc = rx_dir_read_at(st, p - 1, peer[3 * (p - 1)] + off * ext, peer[3 * (p - 1) + 1],
+                                acc, b);
+        for (int j = p - 2; rc == RX_OK && j >= 0; j--) {
+            const char *x = in + off * ext;
+            if (j != me) {
+                rc = rx_dir_read_at(st, j, peer[3 * j] + off * ext, peer[3 * j + 1], buf, b);
+                x = buf;
+            }
+            if (rc == RX_OK)
+                rx_opobj_apply(op, dt, x, acc, k);
+        }
+        if (rc == RX_OK && in_place)
+            memcpy(out + off * ext, acc, b);
+    }
+    rx_st(&st->done[me].seq, s);
+
+    /* the other shares, from their owners' outputs */
+    for (int i = 1; i < p; i++) {
+        int j = (me + i) % p;
+        rx_shm_wait(&st->done[j].seq, s);
+        rx_dir_share(count, p, j, &lo, &n);
+        if (rc == RX_OK)
+            rc = rx_dir_read_at(st, j, peer[3 * j + 2] + lo * ext, peer[3 * j + 1], out + lo * ext,
+                                n * ext);
+    }
+    rx_st(&st->fin[me].seq, s);
+    for (int j = 0; j < p; j++)
+        if (j != me)
+            rx_shm_wait(&st->fin[j].seq, s);
+    st->arrived = s;
+    free(peer);
     free(tmp);
     return rc;
 }

@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RX_MPI_ERR_TRUNCATE 15 /* MPI classes carried in request status */
-#define RX_MPI_ERR_INTERN 17
 #define RX_EXEC_KEEP (16u << 20) /* bytes of blocking scratch kept between calls */
 
 static rx_coll_exec_t rx_blocking_exec;
@@ -293,6 +291,8 @@ static void rx_exec_finish(rx_coll_exec_t *e)
         rx_exec_unpack(e);
     r->coll = NULL;
     rx_coll_exec_put(e);
+    if (rx_comm_unhold(r->comm))
+        r->comm = NULL; /* freed by the application meanwhile */
     rx_req_complete(r);
 }
 
@@ -337,6 +337,7 @@ int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out)
         return rc;
     }
     r->comm = e->c;
+    rx_comm_hold(e->c);
     r->coll = e;
     e->req = r;
     /* queue at the tail: collectives of one communicator start in call order */

@@ -10,6 +10,11 @@
 
 int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr)
 {
+    return rx_coll_shared_region_vote(c, size, addr, NULL);
+}
+
+int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote)
+{
     char name[RX_REGION_NAME_MAX] = "";
     int rc = RX_OK;
     if (c->local_size != c->size)
@@ -26,9 +31,12 @@ int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr)
     if (c->rank != 0)
         rc = rx_region_attach(name, size, addr);
     /* everyone attached (or failed): the name can go */
-    int ok = rc == RX_OK, all_ok = ok;
-    brc = rx_coll_allreduce(&ok, &all_ok, 1, rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
+    int ok[2] = {rc == RX_OK, vote ? *vote : 0}, all[2];
+    brc = rx_coll_allreduce(ok, all, 2, rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
                             rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
+    int all_ok = all[0];
+    if (vote && brc == RX_OK)
+        *vote = all[1];
     if (c->rank == 0)
         rx_region_unlink(name);
     if (brc != RX_OK)

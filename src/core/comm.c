@@ -84,6 +84,16 @@ rx_comm_t *rx_comm_new(rx_group_t *group, uint32_t ctx)
     return c;
 }
 
+void (*rx_comm_reclaim)(rx_comm_t *c);
+
+int rx_comm_unhold(rx_comm_t *c)
+{
+    if (--c->busy > 0 || !c->freed || !rx_comm_reclaim)
+        return 0;
+    rx_comm_reclaim(c);
+    return 1;
+}
+
 void rx_comm_destroy(rx_comm_t *c)
 {
     if (!c)

@@ -35,8 +35,22 @@ typedef struct rx_comm {
     int topo_kind;               /* 0, or MPI_CART / MPI_DIST_GRAPH */
     void *topo;
     int local_rank, local_size;  /* among members on this node */
+    int busy;                    /* nonblocking collectives in flight */
+    int freed;                   /* MPI_Comm_free came while busy: reclaimed when idle */
     char name[128];
 } rx_comm_t;
+
+/* Nonblocking collectives hold their communicator: MPI_Comm_free only marks
+ * a busy one, and the last operation to finish reclaims it (its context id,
+ * handle and node-shared state stay taken until then). */
+static inline void rx_comm_hold(rx_comm_t *c)
+{
+    c->busy++;
+}
+/* Release a hold; returns 1 when that reclaimed c (no longer valid). */
+int rx_comm_unhold(rx_comm_t *c);
+/* What reclaiming does (set by the MPI layer). */
+extern void (*rx_comm_reclaim)(rx_comm_t *c);
 
 rx_group_t *rx_group_new(int size);
 void rx_group_ref(rx_group_t *g);

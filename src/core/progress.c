@@ -11,6 +11,7 @@
 static rx_progress_hook_t rx_hooks[RX_HOOK_MAX];
 static int rx_nhooks;
 int rx_progress_backlog;
+int rx_progress_helped;
 
 int rx_progress_hook_add(rx_progress_hook_t hook)
 {
@@ -38,7 +39,7 @@ void rx_wait_idle_slow(rx_waiter_t *w)
     /* spin mode too yields once a wait has spun long (tens of microseconds):
      * on a dedicated core that costs one cheap system call per poll, and on
      * a shared one it lets the rank we wait for run */
-    if (rx_rt.wait_mode != RX_WAIT_BLOCK) {
+    if (rx_rt.wait_mode != RX_WAIT_BLOCK || rx_progress_helped) {
         sched_yield();
         return;
     }

@@ -54,6 +54,9 @@ int rx_progress_hook_add(rx_progress_hook_t hook);
 /* Nonzero while an upper layer has work waiting for ring space; waits then
  * sleep in short slices since no doorbell announces freed space. */
 extern int rx_progress_backlog;
+/* operations a helper thread runs for this rank (coll/offload.c): waits
+ * yield instead of sleeping, since the helper rings no doorbell */
+extern int rx_progress_helped;
 
 /* Waiting: call rx_wait_idle() in a loop around rx_progress() whenever a poll
  * found nothing to do; it spins, then yields or sleeps per RDMX_WAIT. */

@@ -4,6 +4,7 @@
  * in coll_move.c. Every call checks its local arguments, converts buffers to
  * wire form and runs (or starts) the executor of src/coll. */
 #include "coll_impl.h"
+#include "coll/offload.h"
 #include "coll/op.h"
 
 #include <stdlib.h>
@@ -296,6 +297,16 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
     const void *in = in_place ? recvbuf : sendbuf;
     if (!req && kind == RX_COLL_ALLREDUCE && dt->contig)
         return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);
+    if (req && kind == RX_COLL_ALLREDUCE) {
+        rx_req_t *r;
+        rc = rx_coll_offload_allreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
+        if (rc == RX_OK) {
+            *req = RX_HANDLE(RX_KIND_REQUEST, r->index);
+            return MPI_SUCCESS;
+        }
+        if (rc != RX_ERR_AGAIN)
+            return rx_coll_rc(c, rc, fn);
+    }
     rx_coll_exec_t *e = rx_coll_exec_new(c, kind, req);
     if (!e)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");

@@ -25,6 +25,7 @@ static int rx_comm_register(rx_comm_t *c, int index)
 
 int rx_comm_init_predefined(void)
 {
+    rx_comm_reclaim = rx_comm_reclaim_now;
     rx_group_t *wg = rx_group_new(rx_rt.size), *sg = rx_group_new(1), *eg = rx_group_new(0);
     if (!wg || !sg || !eg)
         return RX_ERR_NOMEM;
@@ -179,6 +180,14 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 RX_ALIAS(Comm_split)
 
+void rx_comm_reclaim_now(rx_comm_t *c)
+{
+    rx_coll_comm_release(c);
+    rx_ctx_release((int)(c->ctx / 2));
+    rx_htab_del(&rx_comm_table, c->handle);
+    rx_comm_destroy(c);
+}
+
 int PMPI_Comm_free(MPI_Comm *comm)
 {
     RX_CHECK_INIT("MPI_Comm_free");
@@ -188,11 +197,13 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return rx_mpi_err(c, MPI_ERR_COMM, "MPI_Comm_free", "cannot free %s", c->name);
     rx_attr_delete_all(c);
-    rx_coll_comm_release(c);
-    rx_ctx_release((int)(c->ctx / 2));
-    rx_htab_del(&rx_comm_table, c->handle);
-    rx_comm_destroy(c);
     *comm = MPI_COMM_NULL;
+    if (c->busy) {
+        /* operations in flight complete normally (MPI 6.4.3); the last one reclaims it */
+        c->freed = 1;
+        return MPI_SUCCESS;
+    }
+    rx_comm_reclaim_now(c);
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_free)

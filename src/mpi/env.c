@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Environment: init / finalize, versions, timers. */
+#include "coll/offload.h"
 #include "mpi_impl.h"
 #include "trace.h"
 #include "boot/boot.h"
@@ -78,6 +79,7 @@ int PMPI_Finalize(void)
     int rc = rx_coll_barrier(rx_comm_world());
     rx_p2p_fini();
     rx_comm_fini_all();
+    rx_coll_offload_fini();
     int frc = rx_finalize();
     rx_opobj_fini();
     rx_dtype_fini();

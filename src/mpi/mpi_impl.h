@@ -21,7 +21,11 @@
 
 extern rx_htab_t rx_comm_table, rx_group_table, rx_errh_table;
 
-static inline rx_comm_t *rx_comm_get(MPI_Comm h) { return (rx_comm_t *)rx_htab_get(&rx_comm_table, h); }
+static inline rx_comm_t *rx_comm_get(MPI_Comm h)
+{
+    rx_comm_t *c = (rx_comm_t *)rx_htab_get(&rx_comm_table, h);
+    return c && !c->freed ? c : NULL; /* freed, still finishing operations */
+}
 static inline rx_group_t *rx_group_get(MPI_Group h) { return (rx_group_t *)rx_htab_get(&rx_group_table, h); }
 static inline MPI_Comm rx_comm_handle(const rx_comm_t *c) { return RX_HANDLE(RX_KIND_COMM, c->handle); }
 rx_comm_t *rx_comm_world(void);
@@ -93,6 +97,9 @@ void rx_attr_delete_all(rx_comm_t *c);
 int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to);
 int rx_group_register(rx_group_t *g);
 int rx_comm_init_predefined(void);
+/* Give back a freed communicator's resources (MPI_Comm_free, or its last
+ * operation in flight). */
+void rx_comm_reclaim_now(rx_comm_t *c);
 void rx_comm_fini_all(void);
 int rx_errh_init(void);
 

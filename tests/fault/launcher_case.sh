@@ -209,6 +209,13 @@ bind-core)
         run --report-bindings -n 2 true
         expect_rc 0
         expect_err 'rank 1 bound to core 1 of'
+        # cores no rank got are named to the ranks (offload threads run there)
+        run --bind-to core -n 1 sh -c 'echo "spare=[$RDMX_SPARE_CPUS]"'
+        expect_rc 0
+        grep -Eq '^spare=\[[0-9][0-9,-]*\]$' "$W/out" || fail "spare cores not passed: $(cat "$W/out")"
+        run --bind-to core -n "$ncores" sh -c 'echo "spare=[$RDMX_SPARE_CPUS]"'
+        expect_rc 0
+        ! grep -vq '^spare=\[\]$' "$W/out" || fail "spare cores passed with every core bound: $(cat "$W/out")"
     fi
     run --report-bindings -n $((ncores + 1)) true
     expect_rc 0

@@ -3,7 +3,8 @@
  * is usable when some of its hardware threads are in the launcher's own CPU
  * set (taskset, cgroup cpusets, a batch system's allocation); the rank is
  * bound to those threads of it. The default binding (only_if_fits) stays
- * silent when it cannot bind: the job then runs unbound. */
+ * silent when it cannot bind: the job then runs unbound. Cores no rank got
+ * are passed to the ranks as RDMX_SPARE_CPUS. */
 #include "run.h"
 #include "util/status.h"
 
@@ -66,6 +67,16 @@ int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits)
             hwloc_bitmap_list_snprintf(cpus, sizeof cpus, c);
             rx_run_msg("rank %d bound to core %d of %d (cpus %s)", r, r % ncores, ncores, cpus);
         }
+    }
+    /* cores left over: where offload threads may run (RDMX_COLL_OFFLOAD=auto) */
+    job->spare_cpus[0] = 0;
+    if (job->n < ncores) {
+        hwloc_bitmap_zero(set);
+        for (int i = job->n; i < ncores; i++)
+            hwloc_bitmap_or(set, set, cores[i]);
+        if (hwloc_bitmap_list_snprintf(job->spare_cpus, sizeof job->spare_cpus, set) >=
+            (int)sizeof job->spare_cpus)
+            job->spare_cpus[0] = 0;
     }
     rc = RX_OK;
 out:

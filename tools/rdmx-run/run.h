@@ -110,6 +110,7 @@ typedef struct rx_run_job {
     int exit_code, have_exit;
     int sigfd;
     cpu_set_t *bind_sets; /* per rank when --bind-to core, else NULL */
+    char spare_cpus[256]; /* usable CPUs no rank is bound to (RDMX_SPARE_CPUS), or "" */
     /* stdin of the launcher, forwarded to rank 0 */
     int stdin_open;       /* still reading fd 0 */
     int stdin_pipe;       /* write end to rank 0, -1 when closed */

@@ -58,6 +58,8 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
     }
     setenv("RDMX_JOBID", job->jobid, 1);
+    if (job->spare_cpus[0])
+        setenv("RDMX_SPARE_CPUS", job->spare_cpus, 1);
     if (r->remote) {
         /* no inherited channel: the rank connects back over TCP */
         unsetenv("PMI_FD");

@@ -143,7 +143,7 @@ int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size
         return RX_OK;
     /* the kernel may stop early (a signal, a page it could not pin at once):
      * resume from where it stopped on private copies of the lists */
-    static struct iovec l[RX_TL_IOV_MAX], r[RX_TL_IOV_MAX];
+    static __thread struct iovec l[RX_TL_IOV_MAX], r[RX_TL_IOV_MAX]; /* the offload thread reads too */
     memcpy(l, local, nlocal * sizeof *l);
     memcpy(r, remote, nremote * sizeof *r);
     for (;;) {

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT
+ * Offload thread (RDMX_COLL_OFFLOAD): one thread per rank, on cores the
+ * application does not compute on, runs large nonblocking allreduces of
+ * node-local communicators, so they progress while the rank computes
+ * without calling MPI. On a node where every core computes, nothing is
+ * idle to do that work, which is why it is off by default.
+ *
+ * The thread runs the direct allreduce (coll_shm_direct.c), which touches
+ * only the communicator's shared region, the user's buffers and
+ * cross-memory reads; it never enters the progress engine, so the rest of
+ * the library stays single-threaded. Requests stay with the owning thread:
+ * it queues an operation, and its progress hook completes the request once
+ * the thread has flagged the operation done.
+ *
+ * Whether a communicator uses the thread is agreed by all members when its
+ * region is created, and each operation takes its sequence number when
+ * queued, so every rank runs the same protocol in the same order. Any
+ * other node-shared collective on that communicator first waits for the
+ * queued ones (rx_shm_get), since those share the region's sequence. */
+#define _GNU_SOURCE
+#include "offload.h"
+#include "opobj.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+__thread int rx_coll_in_offload;
+
+typedef struct rx_off_item {
+    struct rx_off_item *next;  /* thread's queue */
+    struct rx_off_item *inext; /* owner's list of queued operations */
+    rx_shm_state_t *st;
+    uint64_t s;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    rx_dtype_t *dt;
+    const rx_opobj_t *op;
+    rx_req_t *req;
+    int rc;
+    int done; /* set by the thread (release), read by the owner (acquire) */
+} rx_off_item_t;
+
+static struct {
+    int state; /* 0 not tried, 1 running, -1 unavailable */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    rx_off_item_t *head, *tail;
+    int quit;
+    cpu_set_t cpus;
+    int bind;
+} rx_off = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static rx_off_item_t *rx_off_inflight; /* owner thread only */
+
+/* "1", "6-7", "0,2-3" into set; 0 on a malformed list */
+static int rx_off_cpulist(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    int any = 0;
+    while (*s) {
+        char *e;
+        long a = strtol(s, &e, 10), b = a;
+        if (e == s || a < 0)
+            return 0;
+        s = e;
+        if (*s == '-') {
+            b = strtol(s + 1, &e, 10);
+            if (e == s + 1 || b < a)
+                return 0;
+            s = e;
+        }
+        for (long i = a; i <= b && i < CPU_SETSIZE; i++) {
+            CPU_SET((int)i, set);
+            any = 1;
+        }
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return 0;
+    }
+    return any;
+}
+
+static void *rx_off_main(void *arg)
+{
+    (void)arg;
+    rx_coll_in_offload = 1;
+    if (rx_off.bind && pthread_setaffinity_np(pthread_self(), sizeof rx_off.cpus, &rx_off.cpus))
+        rx_log_warn("RDMX_COLL_OFFLOAD: cannot bind the offload thread to its CPUs; it runs unbound");
+    for (;;) {
+        pthread_mutex_lock(&rx_off.mu);
+        while (!rx_off.head && !rx_off.quit)
+            pthread_cond_wait(&rx_off.cv, &rx_off.mu);
+        rx_off_item_t *it = rx_off.head;
+        if (!it) {
+            pthread_mutex_unlock(&rx_off.mu);
+            return NULL;
+        }
+        rx_off.head = it->next;
+        if (!rx_off.head)
+            rx_off.tail = NULL;
+        pthread_mutex_unlock(&rx_off.mu);
+        it->rc = rx_shm_direct_allreduce(it->st, it->s, it->sbuf, it->rbuf, it->count, it->dt,
+                                         it->op);
+        __atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
+    }
+}
+
+int rx_coll_offload_vote(void)
+{
+    if (rx_off.state)
+        return rx_off.state > 0;
+    rx_off.state = -1;
+    const char *v = rx_config()->COLL_OFFLOAD;
+    if (!v || !*v || !strcmp(v, "off"))
+        return 0;
+    if (!strcmp(v, "auto")) {
+        /* rdmx-run names the cores it left free when it bound the ranks */
+        const char *spare = getenv("RDMX_SPARE_CPUS");
+        if (!spare || !*spare)
+            return 0;
+        if (!rx_off_cpulist(spare, &rx_off.cpus)) {
+            rx_log_warn("RDMX_SPARE_CPUS=%s: not a CPU list; no offload thread", spare);
+            return 0;
+        }
+        rx_off.bind = 1;
+    } else if (!strcmp(v, "on")) {
+        rx_off.bind = 0;
+    } else if (rx_off_cpulist(v, &rx_off.cpus)) {
+        rx_off.bind = 1;
+    } else {
+        rx_log_warn("RDMX_COLL_OFFLOAD=%s: expected off, auto, on or a CPU list; no offload thread",
+                    v);
+        return 0;
+    }
+    if (pthread_create(&rx_off.thread, NULL, rx_off_main, NULL) != 0) {
+        rx_log_warn("RDMX_COLL_OFFLOAD: cannot start the offload thread; running without it");
+        return 0;
+    }
+    rx_off.state = 1;
+    return 1;
+}
+
+static int rx_off_hook(void)
+{
+    int n = 0;
+    rx_off_item_t **pp = &rx_off_inflight;
+    while (*pp) {
+        rx_off_item_t *it = *pp;
+        if (!__atomic_load_n(&it->done, __ATOMIC_ACQUIRE)) {
+            pp = &it->inext;
+            continue;
+        }
+        *pp = it->inext;
+        it->st->offload_pending--;
+        rx_progress_helped--;
+        rx_req_t *r = it->req;
+        if (it->rc != RX_OK)
+            r->st_error = RX_MPI_ERR_INTERN;
+        rx_dtype_unref(it->dt);
+        free(it);
+        if (rx_comm_unhold(r->comm))
+            r->comm = NULL; /* freed by the application meanwhile */
+        rx_req_complete(r);
+        n++;
+    }
+    return n;
+}
+
+int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                              const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out)
+{
+    size_t bytes = count * (size_t)dt->extent;
+    long long min = rx_config()->COLL_OFFLOAD_MIN;
+    if (rx_off.state <= 0 || !dt->contig || !op->predefined || count == 0 ||
+        bytes < (size_t)(min > 0 ? min : 0))
+        return RX_ERR_AGAIN;
+    if (rx_coll_forced(RX_COLL_ALLREDUCE) != RX_ALGO_AUTO)
+        return RX_ERR_AGAIN;
+    rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE);
+    if (!st || !st->offload)
+        return RX_ERR_AGAIN;
+    rx_req_t *r = rx_req_alloc(RX_REQ_COLL);
+    rx_off_item_t *it = calloc(1, sizeof *it);
+    if (!r || !it || rx_progress_hook_add(rx_off_hook) != 0) {
+        if (r)
+            rx_req_release(r);
+        free(it);
+        return RX_ERR_NOMEM;
+    }
+    it->st = st;
+    it->s = ++st->seq;
+    it->sbuf = sbuf;
+    it->rbuf = rbuf;
+    it->count = count;
+    it->dt = (rx_dtype_t *)dt;
+    rx_dtype_ref(it->dt); /* the application may free the type before completion */
+    it->op = op;
+    it->req = r;
+    r->comm = c;
+    rx_comm_hold(c);
+    st->offload_pending++;
+    rx_progress_helped++;
+    it->inext = rx_off_inflight;
+    rx_off_inflight = it;
+    pthread_mutex_lock(&rx_off.mu);
+    if (rx_off.tail)
+        rx_off.tail->next = it;
+    else
+        rx_off.head = it;
+    rx_off.tail = it;
+    pthread_cond_signal(&rx_off.cv);
+    pthread_mutex_unlock(&rx_off.mu);
+    *out = r;
+    return RX_OK;
+}
+
+void rx_coll_offload_drain(rx_shm_state_t *st)
+{
+    while (st->offload_pending) {
+        if (!rx_progress())
+            sched_yield();
+    }
+}
+
+void rx_coll_offload_fini(void)
+{
+    if (rx_off.state <= 0)
+        return;
+    while (rx_off_inflight) {
+        if (!rx_off_hook())
+            sched_yield();
+    }
+    pthread_mutex_lock(&rx_off.mu);
+    rx_off.quit = 1;
+    pthread_cond_signal(&rx_off.cv);
+    pthread_mutex_unlock(&rx_off.mu);
+    pthread_join(rx_off.thread, NULL);
+    rx_off.state = 0;
+    rx_off.quit = 0;
+}

@@ -216,6 +216,22 @@ bind-core)
         run --bind-to core -n "$ncores" sh -c 'echo "spare=[$RDMX_SPARE_CPUS]"'
         expect_rc 0
         ! grep -vq '^spare=\[\]$' "$W/out" || fail "spare cores passed with every core bound: $(cat "$W/out")"
+        # --offload-cores: the last cores kept for offload threads, the ranks on the others
+        show='echo "$RDMX_COLL_OFFLOAD [$RDMX_SPARE_CPUS] $(grep Cpus_allowed_list: /proc/self/status | cut -f2)"'
+        run --offload-cores 1 --report-bindings -n 3 sh -c "$show"
+        expect_rc 0
+        expect_err 'kept for offload threads'
+        [ "$(wc -l < "$W/out")" -eq 3 ] || fail "--offload-cores: $(cat "$W/out")"
+        while read -r mode spare cpus; do
+            [ "$mode" = auto ] && [ "$spare" != "[]" ] && [ -n "$cpus" ] && [ "[$cpus]" != "$spare" ] ||
+                fail "--offload-cores: rank sees '$mode $spare $cpus'"
+        done < "$W/out"
+        RDMX_COLL_OFFLOAD=off run --offload-cores 1 -n 1 sh -c "$show"
+        expect_rc 0
+        grep -q '^off ' "$W/out" || fail "--offload-cores overrode RDMX_COLL_OFFLOAD: $(cat "$W/out")"
+        run --offload-cores "$ncores" -n 1 true
+        expect_rc 1
+        expect_err 'the ranks need at least one'
     fi
     run --report-bindings -n $((ncores + 1)) true
     expect_rc 0

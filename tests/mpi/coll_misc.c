@@ -140,8 +140,31 @@ static double compute(double *v, int n, int reps, MPI_Request *rq)
     return acc;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* the slowest rank's time */
+static double tmax(double t)
+{
+    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    return t;
+}
+
+/* Allreduce of 8 MiB then a computation of about twice its time, one after
+ * the other, against Iallreduce + the computation (testing between slices)
+ * + Wait; five runs of each, alternating, medians printed. */
 static void t_overlap(void)
 {
+    enum { RUNS = 5 };
     const int n = (8 << 20) / (int)sizeof(double);
     double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++)
@@ -150,25 +173,38 @@ static void t_overlap(void)
     for (int i = 0; i < 4096; i++)
         work[i] = i;
     RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD)); /* warm */
-    /* size the computation to about twice the blocking allreduce */
-    RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    double t0 = now();
-    RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-    double t_coll = now() - t0;
-    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, &t_coll, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    t0 = now();
-    volatile double sink = compute(work, 4096, 16, NULL);
-    double per = (now() - t0) / 16;
-    RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    double tc[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        double t0 = now();
+        RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        tc[r] = tmax(now() - t0);
+    }
+    double t_coll = median(tc, RUNS);
+    /* cost of one slice, over at least 20 ms so a scheduler tick cannot skew it */
+    volatile double sink = 0;
+    int k = 16;
+    double per;
+    for (;;) {
+        RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        double t0 = now();
+        sink += compute(work, 4096, k, NULL);
+        double t = tmax(now() - t0);
+        if (t >= 0.02) {
+            per = t / k;
+            break;
+        }
+        k *= 2;
+    }
     int reps = (int)(2 * t_coll / per) + 1;
-    RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    t0 = now();
-    sink += compute(work, 4096, reps, NULL);
-    double t_comp = now() - t0;
-    /* on a loaded machine a peer may be descheduled for the whole computation:
-     * up to three attempts, all ranks deciding alike from the reduced maxima */
-    double v[3];
-    for (int attempt = 0; attempt < 3; attempt++) {
+    double seq[RUNS], ovl[RUNS], wt[RUNS], ratio[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        double t0 = now();
+        RXT_MPI(MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        sink += compute(work, 4096, reps, NULL);
+        seq[r] = tmax(now() - t0);
+
         RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
         t0 = now();
         MPI_Request rq;
@@ -176,12 +212,10 @@ static void t_overlap(void)
         sink += compute(work, 4096, reps, &rq);
         double tw = now();
         RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-        v[0] = now() - tw;
-        v[1] = now() - t0;
-        v[2] = t_comp;
-        RXT_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-        if (v[0] < 0.5 * t_coll)
-            break;
+        double end = now();
+        wt[r] = tmax(end - tw);
+        ovl[r] = tmax(end - t0);
+        ratio[r] = ovl[r] / seq[r];
     }
     (void)sink;
     for (int i = 0; i < n; i += 4099) {
@@ -190,20 +224,26 @@ static void t_overlap(void)
             want += r + i * 1e-3;
         RXT_CHECK(fabs(b[i] - want) < 1e-6 * fabs(want) + 1e-9, "iallreduce 8 MiB [%d]", i);
     }
-    if (me == 0)
-        printf("overlap: allreduce %.2f ms, compute %.2f ms, iallreduce+compute+wait %.2f ms "
-               "(wait %.2f ms): ratio %.2f of sequential\n",
-               t_coll * 1e3, v[2] * 1e3, v[1] * 1e3, v[0] * 1e3, v[1] / (t_coll + v[2]));
-    /* the collective progressed during the computation: little is left for
-     * Wait. Checked only when every rank has a CPU of its own: with more
-     * ranks than CPUs a step of the schedule waits for a descheduled peer
-     * whatever the library does, so there the ratio is printed only. */
-    /* With RDMX_COLL_OFFLOAD a thread does the work on CPUs the test does not
-     * control (coll_offload checks that it progresses without MPI calls). */
+    double lo = ratio[0], hi = ratio[0];
+    for (int r = 1; r < RUNS; r++) {
+        lo = ratio[r] < lo ? ratio[r] : lo;
+        hi = ratio[r] > hi ? ratio[r] : hi;
+    }
     const char *off = getenv("RDMX_COLL_OFFLOAD");
     int thread = off && strcmp(off, "off") != 0;
+    double m_seq = median(seq, RUNS), m_ovl = median(ovl, RUNS), m_wait = median(wt, RUNS);
+    if (me == 0)
+        printf("overlap: allreduce %.2f ms; allreduce then compute %.2f ms; iallreduce + compute + "
+               "wait %.2f ms (wait %.2f ms): ratio %.2f of sequential (runs %.2f-%.2f, medians of %d)\n",
+               t_coll * 1e3, m_seq * 1e3, m_ovl * 1e3, m_wait * 1e3, median(ratio, RUNS), lo, hi, RUNS);
+    /* the collective progressed during the computation: little is left for
+     * Wait. Checked only when every rank has a CPU of its own (with more
+     * ranks than CPUs a step of the schedule waits for a descheduled peer
+     * whatever the library does) and without RDMX_COLL_OFFLOAD, whose thread
+     * runs on CPUs the test does not control (coll_offload checks that it
+     * progresses without MPI calls). */
     if (np <= sysconf(_SC_NPROCESSORS_ONLN) && !thread)
-        RXT_CHECK(v[0] < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", v[0] * 1e3,
+        RXT_CHECK(m_wait < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", m_wait * 1e3,
                   t_coll * 1e3);
     free(a);
     free(b);

@@ -4,7 +4,8 @@
  * set (taskset, cgroup cpusets, a batch system's allocation); the rank is
  * bound to those threads of it. The default binding (only_if_fits) stays
  * silent when it cannot bind: the job then runs unbound. Cores no rank got
- * are passed to the ranks as RDMX_SPARE_CPUS. */
+ * are passed to the ranks as RDMX_SPARE_CPUS; --offload-cores K keeps the
+ * last K for that and confines the ranks to the others. */
 #include "run.h"
 #include "util/status.h"
 
@@ -53,30 +54,50 @@ int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits)
             rx_run_msg("--bind-to core: no core is available to this process");
         goto out;
     }
-    if (only_if_fits && job->n > ncores) {
+    /* --offload-cores K: the last K usable cores are kept for the ranks'
+     * offload threads, the ranks run on the others */
+    int keep = job->opts->offload_cores, nrank = ncores - keep;
+    if (keep > 0 && nrank < 1) {
+        rx_run_msg("--offload-cores %d: only %d usable core%s; the ranks need at least one", keep,
+                   ncores, ncores == 1 ? "" : "s");
+        goto out;
+    }
+    int per_core = job->opts->bind_core != 0 && (job->n <= nrank || !only_if_fits);
+    if (!per_core && keep == 0) {
+        /* oversubscribed (only_if_fits): unbound, so the kernel balances them */
         rc = RX_OK;
         free(job->bind_sets);
         job->bind_sets = NULL;
         goto out;
     }
+    hwloc_bitmap_zero(set);
+    for (int i = 0; i < nrank; i++)
+        hwloc_bitmap_or(set, set, cores[i]);
     for (int r = 0; r < job->n; r++) {
-        hwloc_bitmap_t c = cores[r % ncores];
+        /* one core each, or (more ranks than cores, or --bind-to none) all the ranks' cores */
+        hwloc_bitmap_t c = per_core ? cores[r % nrank] : set;
         hwloc_cpuset_to_glibc_sched_affinity(topo, c, &job->bind_sets[r], sizeof job->bind_sets[r]);
         if (report) {
             char cpus[256];
             hwloc_bitmap_list_snprintf(cpus, sizeof cpus, c);
-            rx_run_msg("rank %d bound to core %d of %d (cpus %s)", r, r % ncores, ncores, cpus);
+            if (per_core)
+                rx_run_msg("rank %d bound to core %d of %d (cpus %s)", r, r % nrank, ncores, cpus);
+            else
+                rx_run_msg("rank %d confined to cpus %s", r, cpus);
         }
     }
     /* cores left over: where offload threads may run (RDMX_COLL_OFFLOAD=auto) */
     job->spare_cpus[0] = 0;
-    if (job->n < ncores) {
+    int first_spare = keep > 0 ? nrank : job->n;
+    if (first_spare < ncores) {
         hwloc_bitmap_zero(set);
-        for (int i = job->n; i < ncores; i++)
+        for (int i = first_spare; i < ncores; i++)
             hwloc_bitmap_or(set, set, cores[i]);
         if (hwloc_bitmap_list_snprintf(job->spare_cpus, sizeof job->spare_cpus, set) >=
             (int)sizeof job->spare_cpus)
             job->spare_cpus[0] = 0;
+        if (report && keep > 0)
+            rx_run_msg("cpus %s kept for offload threads", job->spare_cpus);
     }
     rc = RX_OK;
 out:

@@ -289,7 +289,17 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
      * ranks stay unbound so the kernel can balance them; remote hosts are
      * bound by their own launch command. */
     int bind_default = opts->bind_core < 0;
-    if (bind_default && (opts->hosts || job->n < 2)) {
+    if (opts->offload_cores > 0) {
+        if (opts->hosts) {
+            rx_run_msg("--offload-cores applies to jobs on this machine only");
+            return RX_ERR_INVAL;
+        }
+        if (rx_run_bind_plan(job, opts->report_bindings, bind_default) != RX_OK)
+            return RX_ERR_INVAL;
+        /* the kept cores are for the offload threads: on unless the user chose */
+        if (!getenv("RDMX_COLL_OFFLOAD"))
+            setenv("RDMX_COLL_OFFLOAD", "auto", 1);
+    } else if (bind_default && (opts->hosts || job->n < 2)) {
         if (opts->report_bindings)
             rx_run_msg("ranks are not bound (%s)", opts->hosts ? "multi-host job" : "one rank");
     } else if (opts->bind_core) {

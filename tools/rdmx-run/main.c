@@ -54,6 +54,9 @@ static void rx_run_usage(FILE *out)
         "                         (default: core when 2 or more local ranks fit the cores)\n"
         "                         rdmx-run may use (default none)\n"
         "  --report-bindings      print each rank's binding\n"
+        "  --offload-cores K      keep the last K usable cores for the ranks' offload\n"
+        "                         threads (RDMX_COLL_OFFLOAD, set to auto unless given);\n"
+        "                         the ranks run on the other cores\n"
         "  --oversubscribe        accepted for compatibility (always allowed)\n"
         "  --timeout SECONDS      end the job after SECONDS; exit status 124\n"
         "                         (default: $MPIEXEC_TIMEOUT, else none)\n"
@@ -220,6 +223,12 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
                 return rx_run_usage_error("--bind-to '%s' is not supported (none or core)", v);
         } else if (RX_IS("report-bindings")) {
             o->report_bindings = 1;
+        } else if (RX_IS("offload-cores")) {
+            char *end;
+            long k = (v = RX_VALUE()) ? strtol(v, &end, 10) : -1;
+            if (!v || !*v || *end || k < 0 || k > 4096)
+                return rx_run_usage_error("--offload-cores needs a number of cores, got '%s'", v ? v : "");
+            o->offload_cores = (int)k;
         } else if (RX_IS("timeout")) {
             if (!(v = RX_VALUE()) || rx_run_parse_seconds(v, &o->timeout_s))
                 return rx_run_usage_error("--timeout needs a positive number of seconds, got '%s'", v ? v : "");

@@ -53,6 +53,7 @@ typedef struct rx_run_opts {
     int nfwd_env;
     int bind_core;        /* --bind-to: 1 core, 0 none, -1 default (core when the ranks fit) */
     int report_bindings;
+    int offload_cores;    /* --offload-cores: last usable cores kept for offload threads */
     int tag_output;
     double timeout_s;     /* 0: none */
     char **argv;          /* program and its arguments, NULL-terminated */

@@ -282,6 +282,19 @@ int rx_coll_run(rx_coll_exec_t *e)
     return rc;
 }
 
+/* A nonblocking collective holds its datatypes and op: the application may
+ * free them once the call has returned (MPI 4.1 §5.12). */
+static void rx_exec_hold(rx_coll_exec_t *e, int hold)
+{
+    void (*dt)(rx_dtype_t *) = hold ? rx_dtype_ref : rx_dtype_unref;
+    if (e->dt)
+        dt((rx_dtype_t *)e->dt);
+    for (int i = 0; i < e->nunp; i++)
+        dt((rx_dtype_t *)e->unp[i].dt);
+    if (e->op)
+        (hold ? rx_opobj_hold : rx_opobj_unhold)((rx_opobj_t *)e->op);
+}
+
 static void rx_exec_finish(rx_coll_exec_t *e)
 {
     rx_req_t *r = e->req;
@@ -289,6 +302,7 @@ static void rx_exec_finish(rx_coll_exec_t *e)
         r->st_error = e->err == RX_ERR_TRUNCATE ? RX_MPI_ERR_TRUNCATE : RX_MPI_ERR_INTERN;
     else
         rx_exec_unpack(e);
+    rx_exec_hold(e, 0);
     r->coll = NULL;
     rx_coll_exec_put(e);
     if (rx_comm_unhold(r->comm))
@@ -338,6 +352,7 @@ int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out)
     }
     r->comm = e->c;
     rx_comm_hold(e->c);
+    rx_exec_hold(e, 1);
     r->coll = e;
     e->req = r;
     /* queue at the tail: collectives of one communicator start in call order */

@@ -4,6 +4,7 @@
 #include "util/status.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 rx_htab_t rx_op_table = {.kind = RX_KIND_OP};
 static rx_opobj_t rx_predef_ops[RX_OP_PREDEFINED_COUNT];
@@ -48,4 +49,12 @@ void rx_opobj_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, 
         inout = (char *)inout + (size_t)n * (size_t)dt->extent;
         count -= (size_t)n;
     }
+}
+
+void rx_opobj_unhold(rx_opobj_t *op)
+{
+    if (op->predefined)
+        return;
+    if (--op->holds == 0 && op->freed)
+        free(op);
 }

@@ -16,6 +16,8 @@ typedef struct rx_opobj {
     int predefined;          /* rx_op_id for predefined ops, 0 for user ops */
     int commute;
     rx_user_fn_t *fn;
+    int holds;               /* nonblocking collectives in flight using it */
+    int freed;               /* MPI_Op_free came while held: freed by the last release */
 } rx_opobj_t;
 
 extern rx_htab_t rx_op_table;
@@ -25,6 +27,13 @@ static inline rx_opobj_t *rx_opobj_get(int handle)
 {
     return (rx_opobj_t *)rx_htab_get(&rx_op_table, handle);
 }
+/* Operations in flight hold a user op, so MPI_Op_free may come first. */
+static inline void rx_opobj_hold(rx_opobj_t *op)
+{
+    if (!op->predefined)
+        op->holds++;
+}
+void rx_opobj_unhold(rx_opobj_t *op);
 /* 1 if op may be applied to elements of dtype. */
 int rx_opobj_valid(const rx_opobj_t *op, const rx_dtype_t *dt);
 /* inout = in (op) inout over count elements of dtype (contiguous layout). */

@@ -538,7 +538,10 @@ int PMPI_Op_free(MPI_Op *op)
         return rx_mpi_err(NULL, MPI_ERR_OP, "MPI_Op_free", "cannot free predefined operation %s",
                           rx_op_name(o->predefined));
     rx_htab_del(&rx_op_table, o->index);
-    free(o);
+    if (o->holds)
+        o->freed = 1; /* operations in flight still apply it; the last one frees it */
+    else
+        free(o);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

@@ -3,8 +3,8 @@
  * where the same checks hold for the schedules): results against a serial
  * reference for types, ops, counts and in place; several in flight on one
  * communicator, blocking collectives started before they are waited for,
- * several communicators, a type and a communicator freed while their
- * operation is in flight; and, with the thread on, that the result arrives
+ * several communicators, a type, a user op and a communicator freed while
+ * their operation is in flight; and, with the thread on, that the result arrives
  * while the rank makes no MPI call at all. */
 #include "rxtest.h"
 
@@ -121,6 +121,34 @@ static void t_types(void)
     for (int i = 0; i < 2 * m; i++)
         if (b[i] != want_int(MPI_SUM, i, 3)) {
             RXT_CHECK(0, "derived type [%d] = %d", i, b[i]);
+            break;
+        }
+    free(a);
+    free(b);
+}
+
+static void my_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+/* a user op (never offloaded: the thread runs predefined ops only) freed in flight */
+static void t_user_op(void)
+{
+    int n = 30011;
+    int *a = malloc(sizeof(int) * (size_t)n), *b = malloc(sizeof(int) * (size_t)n);
+    fill_int(a, n, me, 90);
+    MPI_Op op;
+    RXT_MPI(MPI_Op_create(my_sum, 1, &op));
+    MPI_Request rq;
+    RXT_MPI(MPI_Iallreduce(a, b, n, MPI_INT, op, MPI_COMM_WORLD, &rq));
+    RXT_MPI(MPI_Op_free(&op));
+    RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    for (int i = 0; i < n; i++)
+        if (b[i] != want_int(MPI_SUM, i, 90)) {
+            RXT_CHECK(0, "user op freed in flight [%d] = %d", i, b[i]);
             break;
         }
     free(a);
@@ -247,6 +275,7 @@ int main(int argc, char **argv)
     t_ints();
     t_types();
     t_inflight();
+    t_user_op();
     /* only this library has the thread (the suite also runs on MPICH and Open MPI) */
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;

@@ -194,6 +194,20 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
 {
     long long max = rx_config()->COLL_SHM_MAX;
     size_t ext = (size_t)dt->extent;
+    /* Above the slot, when every rank has a CPU (or the shm path is forced):
+     * the direct allreduce reads the inputs in place (2 ranks, 256 KiB-4 MiB:
+     * 0.65-0.8 of the point-to-point schedules). Oversubscribed nodes keep the
+     * piecewise slots below: there every wait for all readers costs a
+     * descheduled peer. */
+    int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
+    if (max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
+        (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed))) {
+        rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE);
+        if (st) {
+            rx_coll_offload_drain(st); /* queued operations hold earlier sequence numbers */
+            return rx_shm_direct_allreduce(st, ++st->seq, sbuf, rbuf, count, dt, op);
+        }
+    }
     if (!rx_rt.oversubscribed || max <= 0 || !dt->contig || ext == 0 || ext > (size_t)max ||
         count * ext <= (size_t)max)
         return rx_shm_red(sbuf, rbuf, count, dt, op, -1, c, RX_COLL_ALLREDUCE);

@@ -230,5 +230,15 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
 int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                        const rx_opobj_t *op, int root, rx_comm_t *c)
 {
+    long long max = rx_config()->COLL_SHM_MAX;
+    size_t ext = (size_t)dt->extent;
+    int forced = rx_coll_forced(RX_COLL_REDUCE);
+    /* above the slot, as the allreduce: single copy where every rank has a CPU */
+    if (max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
+        (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed))) {
+        int rc = rx_shm_direct_reduce(sbuf, rbuf, count, dt, op, root, c);
+        if (rc != RX_ERR_AGAIN)
+            return rc;
+    }
     return rx_shm_red(sbuf, rbuf, count, dt, op, root, c, RX_COLL_REDUCE);
 }

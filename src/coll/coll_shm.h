@@ -94,6 +94,13 @@ rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind);
  * buffers and cross-memory reads, so the offload thread may run it. */
 int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
                             size_t count, const rx_dtype_t *dt, const rx_opobj_t *op);
+/* The same split reduction for MPI_Reduce: a non-root combines its share
+ * into scratch and only the root gathers; RX_ERR_AGAIN when the direct
+ * path does not apply. */
+int rx_shm_direct_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                         const rx_opobj_t *op, int root, rx_comm_t *c);
+/* Free the calling thread's scratch of the direct reductions. */
+void rx_shm_direct_scratch_free(void);
 
 /* Crossovers (bytes per block / message) from which the direct path beats
  * the copies through slot or ring (docs/collectives.md, measured at 2 and

@@ -11,6 +11,7 @@
  * succeeded at every local rank (RDMX_SHM_CMA), and the callers choose by
  * sizes every rank knows. */
 #include "coll_shm.h"
+#include "offload.h"
 #include "util/status.h"
 
 #include <stdlib.h>
@@ -187,21 +188,89 @@ static void rx_dir_share(size_t count, int p, int r, size_t *lo, size_t *n)
 
 #define RX_DIR_RED_CHUNK 131072 /* bytes reduced per pass: stays in L2 */
 
+/* Scratch of the direct reductions, per thread (the offload thread runs
+ * them too) and kept between calls up to RX_DIR_KEEP: fresh memory for
+ * every call costs a page fault per page, more than a 128 KiB reduction. */
+#define RX_DIR_KEEP (16u << 20)
+typedef struct {
+    char *p;
+    size_t cap;
+} rx_dir_buf_t;
+static __thread rx_dir_buf_t rx_dir_chunk, rx_dir_share_scratch;
+
+static char *rx_dir_buf(rx_dir_buf_t *b, size_t bytes)
+{
+    if (bytes <= b->cap)
+        return b->p;
+    free(b->p);
+    b->p = malloc(bytes);
+    b->cap = b->p ? bytes : 0;
+    return b->p;
+}
+
+static void rx_dir_buf_trim(rx_dir_buf_t *b, size_t keep)
+{
+    if (b->cap > keep) {
+        free(b->p);
+        b->p = NULL;
+        b->cap = 0;
+    }
+}
+
+void rx_shm_direct_scratch_free(void)
+{
+    rx_dir_buf_trim(&rx_dir_chunk, 0);
+    rx_dir_buf_trim(&rx_dir_share_scratch, 0);
+}
+
+static int rx_dir_reduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
+                         size_t count, const rx_dtype_t *dt, const rx_opobj_t *op, int root);
+
 int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
                             size_t count, const rx_dtype_t *dt, const rx_opobj_t *op)
+{
+    return rx_dir_reduce(st, s, sbuf, rbuf, count, dt, op, -1);
+}
+
+int rx_shm_direct_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                         const rx_opobj_t *op, int root, rx_comm_t *c)
+{
+    rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_REDUCE);
+    if (!st)
+        return RX_ERR_AGAIN;
+    rx_coll_offload_drain(st); /* queued operations hold earlier sequence numbers */
+    int rc = rx_dir_reduce(st, ++st->seq, sbuf, rbuf, count, dt, op, root);
+    rx_dir_buf_trim(&rx_dir_share_scratch, RX_DIR_KEEP);
+    return rc;
+}
+
+/* root < 0: allreduce. Otherwise a non-root combines its share into scratch
+ * (its receive buffer means nothing) and only the root gathers the shares. */
+static int rx_dir_reduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
+                         size_t count, const rx_dtype_t *dt, const rx_opobj_t *op, int root)
 {
     rx_comm_t *c = st->c;
     int p = c->size, me = c->rank, rc = RX_OK;
     size_t ext = (size_t)dt->extent;
     const char *in = sbuf;
     char *out = rbuf;
-    int in_place = sbuf == rbuf;
+    int in_place = sbuf == rbuf, gather = root < 0 || me == root;
+    size_t lo, n;
+    rx_dir_share(count, p, me, &lo, &n);
+    if (!gather) {
+        /* out + lo * ext is where peers would read my share: the scratch */
+        char *sh = rx_dir_buf(&rx_dir_share_scratch, n * ext > 0 ? n * ext : 1);
+        if (!sh)
+            rc = RX_ERR_NOMEM;
+        out = sh ? (char *)((uintptr_t)sh - lo * ext) : NULL;
+        in_place = 0;
+    }
     /* in place the own share of the input is overwritten while peers may
      * still read theirs: it is combined in a scratch chunk first */
     size_t per = ext ? RX_DIR_RED_CHUNK / ext : 0;
     if (per == 0)
         per = 1;
-    char *tmp = malloc(per * ext * (in_place ? 2 : 1));
+    char *tmp = rx_dir_buf(&rx_dir_chunk, per * ext * (in_place ? 2 : 1));
     if (!tmp)
         rc = RX_ERR_NOMEM; /* still take part, so peers are not left waiting */
 
@@ -220,8 +289,6 @@ int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, vo
     }
 
     /* my share: x_0 op (x_1 op (... op x_{p-1})), as the other paths */
-    size_t lo, n;
-    rx_dir_share(count, p, me, &lo, &n);
     for (size_t off = lo; rc == RX_OK && off < lo + n; off += per) {
         size_t k = lo + n - off < per ? lo + n - off : per, b = k * ext;
         char *acc = in_place ? tmp : out + off * ext, *buf = in_place ? tmp + per * ext : tmp;
@@ -245,7 +312,7 @@ int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, vo
     rx_st(&st->done[me].seq, s);
 
     /* the other shares, from their owners' outputs */
-    for (int i = 1; i < p; i++) {
+    for (int i = 1; gather && i < p; i++) {
         int j = (me + i) % p;
         rx_shm_wait(&st->done[j].seq, s);
         rx_dir_share(count, p, j, &lo, &n);
@@ -259,6 +326,5 @@ int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, vo
             rx_shm_wait(&st->fin[j].seq, s);
     st->arrived = s;
     free(peer);
-    free(tmp);
     return rc;
 }

@@ -101,6 +101,7 @@ static void *rx_off_main(void *arg)
         rx_off_item_t *it = rx_off.head;
         if (!it) {
             pthread_mutex_unlock(&rx_off.mu);
+            rx_shm_direct_scratch_free();
             return NULL;
         }
         rx_off.head = it->next;

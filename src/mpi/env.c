@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Environment: init / finalize, versions, timers. */
+#include "coll/coll_shm.h"
 #include "coll/offload.h"
 #include "mpi_impl.h"
 #include "trace.h"
@@ -80,6 +81,7 @@ int PMPI_Finalize(void)
     rx_p2p_fini();
     rx_comm_fini_all();
     rx_coll_offload_fini();
+    rx_shm_direct_scratch_free();
     int frc = rx_finalize();
     rx_opobj_fini();
     rx_dtype_fini();

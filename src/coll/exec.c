@@ -305,9 +305,7 @@ static void rx_exec_finish(rx_coll_exec_t *e)
     rx_exec_hold(e, 0);
     r->coll = NULL;
     rx_coll_exec_put(e);
-    if (rx_comm_unhold(r->comm))
-        r->comm = NULL; /* freed by the application meanwhile */
-    rx_req_complete(r);
+    rx_req_complete(r); /* lets go of the communicator */
 }
 
 static int rx_coll_hook(void)
@@ -350,8 +348,7 @@ int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out)
         rx_coll_exec_put(e);
         return rc;
     }
-    r->comm = e->c;
-    rx_comm_hold(e->c);
+    rx_req_hold_comm(r, e->c);
     rx_exec_hold(e, 1);
     r->coll = e;
     e->req = r;

@@ -167,9 +167,7 @@ static int rx_off_hook(void)
             r->st_error = RX_MPI_ERR_INTERN;
         rx_dtype_unref(it->dt);
         free(it);
-        if (rx_comm_unhold(r->comm))
-            r->comm = NULL; /* freed by the application meanwhile */
-        rx_req_complete(r);
+        rx_req_complete(r); /* lets go of the communicator */
         n++;
     }
     return n;
@@ -205,8 +203,7 @@ int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const 
     rx_dtype_ref(it->dt); /* the application may free the type before completion */
     it->op = op;
     it->req = r;
-    r->comm = c;
-    rx_comm_hold(c);
+    rx_req_hold_comm(r, c);
     st->offload_pending++;
     rx_progress_helped++;
     it->inext = rx_off_inflight;

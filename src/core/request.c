@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "request.h"
+#include "comm.h"
 #include "util/status.h"
 
 #include <stdlib.h>
@@ -59,10 +60,29 @@ rx_req_t *rx_req_alloc(int kind)
     return r;
 }
 
+static void rx_req_unhold_comm(rx_req_t *req)
+{
+    if (!req->comm_held)
+        return;
+    req->comm_held = 0;
+    if (rx_comm_unhold(req->comm))
+        req->comm = NULL; /* freed by the application meanwhile: now reclaimed */
+}
+
+void rx_req_hold_comm(rx_req_t *req, struct rx_comm *c)
+{
+    req->comm = c;
+    if (!req->comm_held) {
+        rx_comm_hold(c);
+        req->comm_held = 1;
+    }
+}
+
 void rx_req_release(rx_req_t *req)
 {
     if (!req || req->index <= 0)
         return;
+    rx_req_unhold_comm(req);
     int idx = req->index;
     free(req->staging);
     req->staging = NULL;
@@ -83,6 +103,8 @@ rx_req_t *rx_req_lookup(int index)
 void rx_req_complete(rx_req_t *req)
 {
     req->complete = 1;
+    if (req->kind != RX_REQ_PSEND && req->kind != RX_REQ_PRECV)
+        rx_req_unhold_comm(req);
     if (req->user_freed && req->kind != RX_REQ_PSEND && req->kind != RX_REQ_PRECV)
         rx_req_release(req);
 }

@@ -64,6 +64,7 @@ typedef struct rx_req {
     /* persistent requests keep their arguments here */
     const void *p_buf;
     int p_count, p_dtype, p_mode;
+    int comm_held;                /* holds comm (rx_req_hold_comm) */
     /* nonblocking collectives */
     void *coll;
     int (*coll_progress)(struct rx_req *req);
@@ -74,8 +75,13 @@ rx_req_t *rx_req_alloc(int kind);
 void rx_req_release(rx_req_t *req);
 /* Look up a live request by pool index; NULL if none. */
 rx_req_t *rx_req_lookup(int index);
-/* Mark complete; releases it if the user already freed it. */
+/* Mark complete; releases it if the user already freed it. A request that
+ * holds its communicator lets go of it here (persistent ones on release),
+ * and if that reclaimed a communicator freed meanwhile, req->comm becomes
+ * NULL. */
 void rx_req_complete(rx_req_t *req);
+/* Set req->comm and hold it: MPI_Comm_free then waits for this request. */
+void rx_req_hold_comm(rx_req_t *req, struct rx_comm *c);
 void rx_req_pool_fini(void);
 int rx_req_live_count(void);
 

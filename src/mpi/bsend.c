@@ -77,7 +77,7 @@ int rx_bsend_start(const void *buf, size_t bytes, int dest, int tag, rx_comm_t *
     }
     char *copy = rx_bbuf + off;
     memcpy(copy, buf, bytes);
-    r->comm = c;
+    rx_req_hold_comm(r, c);
     r->buf = copy;
     r->bytes = bytes;
     r->peer = dest;

@@ -31,7 +31,7 @@ static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, in
     rx_req_t *r = rx_req_alloc(kind);
     if (!r)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
-    r->comm = c;
+    rx_req_hold_comm(r, c); /* for the request's whole life */
     r->peer = peer;
     r->tag = tag;
     r->ctx = c->ctx;

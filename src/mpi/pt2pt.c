@@ -127,7 +127,12 @@ static rx_req_t *rx_req_done_proc_null(int kind)
 
 static void rx_req_setup(rx_req_t *r, rx_comm_t *c, int peer, int tag)
 {
-    r->comm = c;
+    /* a pool request outlives the call: it holds the communicator, so
+     * MPI_Comm_free lets it complete (a blocking call's stack request needs not) */
+    if (r->index > 0)
+        rx_req_hold_comm(r, c);
+    else
+        r->comm = c;
     r->peer = peer;
     r->tag = tag;
     r->ctx = c->ctx;

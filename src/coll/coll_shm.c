@@ -131,6 +131,12 @@ rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind)
     return rx_shm_get_for(c, bytes, kind, 0);
 }
 
+rx_shm_state_t *rx_shm_existing(rx_comm_t *c)
+{
+    rx_shm_state_t *st = rx_shm_lookup(c);
+    return st && !st->failed && !st->creating ? st : NULL;
+}
+
 int rx_coll_shm_barrier(rx_comm_t *c)
 {
     rx_shm_state_t *st = rx_shm_get(c, 0, RX_COLL_BARRIER);
@@ -202,11 +208,9 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
     int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
     if (max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
         (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed))) {
-        rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE);
-        if (st) {
-            rx_coll_offload_drain(st); /* queued operations hold earlier sequence numbers */
-            return rx_shm_direct_allreduce(st, ++st->seq, sbuf, rbuf, count, dt, op);
-        }
+        int rc = rx_shm_direct_allreduce(sbuf, rbuf, count, dt, op, c);
+        if (rc != RX_ERR_AGAIN)
+            return rc;
     }
     if (!rx_rt.oversubscribed || max <= 0 || !dt->contig || ext == 0 || ext > (size_t)max ||
         count * ext <= (size_t)max)

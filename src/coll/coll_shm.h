@@ -86,17 +86,46 @@ rx_shm_state_t *rx_shm_get_for(rx_comm_t *c, size_t bytes, int kind, int may_que
 int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
 int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
-/* The state for c if the direct path can serve it (NULL otherwise), for
- * queueing to the offload thread. */
-rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind);
-/* Direct allreduce of collective s (already taken from st->seq) on
- * contiguous data; sbuf == rbuf in place. Touches only the region, the
- * buffers and cross-memory reads, so the offload thread may run it. */
-int rx_shm_direct_allreduce(rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
-                            size_t count, const rx_dtype_t *dt, const rx_opobj_t *op);
-/* The same split reduction for MPI_Reduce: a non-root combines its share
- * into scratch and only the root gathers; RX_ERR_AGAIN when the direct
+/* The state for c if the direct path can serve it (NULL otherwise), without
+ * waiting for operations queued to the offload thread; create: make the
+ * region if c has none yet (a blocking call: every member makes it), else
+ * only an existing one (a nonblocking call must not block on its peers). */
+rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind, int create);
+/* c's region state if it has been made (and works), NULL otherwise. */
+rx_shm_state_t *rx_shm_existing(rx_comm_t *c);
+
+/* Direct reductions (coll_shm_direct_red.c; protocol above): a state
+ * machine so that the offload thread can interleave operations of several
+ * communicators, which MPI lets ranks start in different orders. */
+typedef struct rx_dir_op {
+    rx_shm_state_t *st;
+    uint64_t s;
+    const char *in;
+    char *out;
+    size_t count;
+    const rx_dtype_t *dt;
+    const rx_opobj_t *op;
+    int root;      /* -1: allreduce */
+    int in_place;
+    int phase;
+    int next;      /* gather: the next peer (1 .. p - 1 steps from me) */
+    int rc;
+    uint64_t *peer; /* per rank: input, remote key, output */
+} rx_dir_op_t;
+
+/* Prepare collective s (taken from st->seq by the caller); sbuf == rbuf in
+ * place. Touches only the region, the buffers and cross-memory reads, so
+ * the offload thread may run it. Local failures are carried through the
+ * protocol (peers see them), never by leaving early. */
+void rx_dir_op_init(rx_dir_op_t *o, rx_shm_state_t *st, uint64_t s, const void *sbuf, void *rbuf,
+                    size_t count, const rx_dtype_t *dt, const rx_opobj_t *op, int root);
+/* Advance as far as possible without waiting for a peer; 1 when finished
+ * (o->rc is then the result and the operation's memory is released). */
+int rx_dir_op_step(rx_dir_op_t *o);
+/* Blocking direct allreduce / reduce on c: RX_ERR_AGAIN when the direct
  * path does not apply. */
+int rx_shm_direct_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                            const rx_opobj_t *op, rx_comm_t *c);
 int rx_shm_direct_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                          const rx_opobj_t *op, int root, rx_comm_t *c);
 /* Free the calling thread's scratch of the direct reductions. */
@@ -133,21 +162,24 @@ static inline void rx_st(volatile uint64_t *p, uint64_t v)
  * doorbell. */
 extern __thread int rx_coll_in_offload; /* set on the offload thread: no progress engine there */
 
+/* One idle turn of a wait; *n counts them. */
+static inline void rx_shm_pause(int *n)
+{
+    if ((++*n & 15) == 0 && !rx_coll_in_offload)
+        rx_progress();
+    if (*n > rx_rt.spin_count)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#endif
+}
+
 static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
 {
-    if (rx_ld(flag) >= s)
-        return;
     int n = 0;
-    while (rx_ld(flag) < s) {
-        if ((++n & 15) == 0 && !rx_coll_in_offload)
-            rx_progress();
-        if (n > rx_rt.spin_count)
-            sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
-        else
-            __builtin_ia32_pause();
-#endif
-    }
+    while (rx_ld(flag) < s)
+        rx_shm_pause(&n);
 }
 
 static inline rx_shm_line_t *rx_ctrl(rx_shm_state_t *st, int r, uint64_t s)

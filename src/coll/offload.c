@@ -5,18 +5,25 @@
  * without calling MPI. On a node where every core computes, nothing is
  * idle to do that work, which is why it is off by default.
  *
- * The thread runs the direct allreduce (coll_shm_direct.c), which touches
- * only the communicator's shared region, the user's buffers and
+ * The thread runs the direct allreduce (coll_shm_direct_red.c), which
+ * touches only the communicator's shared region, the user's buffers and
  * cross-memory reads; it never enters the progress engine, so the rest of
  * the library stays single-threaded. Requests stay with the owning thread:
  * it queues an operation, and its progress hook completes the request once
  * the thread has flagged the operation done.
  *
- * Whether a communicator uses the thread is agreed by all members when its
- * region is created, and each operation takes its sequence number when
- * queued, so every rank runs the same protocol in the same order. Any
- * other node-shared collective on that communicator first waits for the
- * queued ones (rx_shm_get), since those share the region's sequence. */
+ * The thread steps every queued operation as far as it goes without
+ * waiting, one at a time per communicator (in queue order) but several
+ * communicators at once: ranks may start nonblocking collectives of
+ * different communicators in different orders.
+ *
+ * Every rank decides alike whether a call goes to the thread: from the
+ * configuration, the call's arguments and the communicator's region, which
+ * must already exist (made by an earlier blocking collective; a nonblocking
+ * call never blocks to make one) and whose members agreed at its creation
+ * that all run the thread. Each operation takes its sequence number when
+ * queued; any other node-shared collective on that communicator first
+ * waits for the queued ones (rx_shm_get), since they share the sequence. */
 #define _GNU_SOURCE
 #include "offload.h"
 #include "opobj.h"
@@ -25,24 +32,20 @@
 #include "util/status.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 __thread int rx_coll_in_offload;
 
 typedef struct rx_off_item {
-    struct rx_off_item *next;  /* thread's queue */
+    struct rx_off_item *next;  /* thread's queue, then its list of operations in hand */
     struct rx_off_item *inext; /* owner's list of queued operations */
-    rx_shm_state_t *st;
-    uint64_t s;
-    const void *sbuf;
-    void *rbuf;
-    size_t count;
+    rx_dir_op_t dir;           /* the thread's only */
     rx_dtype_t *dt;
-    const rx_opobj_t *op;
     rx_req_t *req;
-    int rc;
     int done; /* set by the thread (release), read by the owner (acquire) */
 } rx_off_item_t;
 
@@ -52,12 +55,14 @@ static struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     rx_off_item_t *head, *tail;
+    int fresh; /* head is non-empty: read by the thread without the lock */
     int quit;
     cpu_set_t cpus;
     int bind;
 } rx_off = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 static rx_off_item_t *rx_off_inflight; /* owner thread only */
+static int rx_off_wanted = -1;          /* the configuration asks for the thread */
 
 /* "1", "6-7", "0,2-3" into set; 0 on a malformed list */
 static int rx_off_cpulist(const char *s, cpu_set_t *set)
@@ -88,29 +93,61 @@ static int rx_off_cpulist(const char *s, cpu_set_t *set)
     return any;
 }
 
+/* The thread's loop: take new operations, step those in hand (the first
+ * of each communicator), spin briefly and yield when nothing moved, sleep
+ * when nothing is left. */
 static void *rx_off_main(void *arg)
 {
     (void)arg;
     rx_coll_in_offload = 1;
     if (rx_off.bind && pthread_setaffinity_np(pthread_self(), sizeof rx_off.cpus, &rx_off.cpus))
         rx_log_warn("RDMX_COLL_OFFLOAD: cannot bind the offload thread to its CPUs; it runs unbound");
+    rx_off_item_t *hand = NULL, **tail = &hand;
+    int idle = 0;
     for (;;) {
-        pthread_mutex_lock(&rx_off.mu);
-        while (!rx_off.head && !rx_off.quit)
-            pthread_cond_wait(&rx_off.cv, &rx_off.mu);
-        rx_off_item_t *it = rx_off.head;
-        if (!it) {
+        if (!hand || __atomic_load_n(&rx_off.fresh, __ATOMIC_ACQUIRE)) {
+            pthread_mutex_lock(&rx_off.mu);
+            while (!rx_off.head && !hand && !rx_off.quit)
+                pthread_cond_wait(&rx_off.cv, &rx_off.mu);
+            if (!rx_off.head && !hand) {
+                pthread_mutex_unlock(&rx_off.mu);
+                rx_shm_direct_scratch_free();
+                return NULL;
+            }
+            *tail = rx_off.head; /* in queue order, after those in hand */
+            while (*tail)
+                tail = &(*tail)->next;
+            rx_off.head = rx_off.tail = NULL;
+            __atomic_store_n(&rx_off.fresh, 0, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&rx_off.mu);
-            rx_shm_direct_scratch_free();
-            return NULL;
         }
-        rx_off.head = it->next;
-        if (!rx_off.head)
-            rx_off.tail = NULL;
-        pthread_mutex_unlock(&rx_off.mu);
-        it->rc = rx_shm_direct_allreduce(it->st, it->s, it->sbuf, it->rbuf, it->count, it->dt,
-                                         it->op);
-        __atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
+        int moved = 0;
+        for (rx_off_item_t **pp = &hand; *pp;) {
+            rx_off_item_t *it = *pp;
+            int first = 1; /* of its communicator: earlier ones hold lower sequence numbers */
+            for (rx_off_item_t *q = hand; q != it && first; q = q->next)
+                first = q->dir.st != it->dir.st;
+            int phase = it->dir.phase;
+            if (first && rx_dir_op_step(&it->dir)) {
+                *pp = it->next;
+                if (tail == &it->next)
+                    tail = pp;
+                __atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
+                moved = 1;
+                continue;
+            }
+            moved |= it->dir.phase != phase;
+            pp = &it->next;
+        }
+        if (moved) {
+            idle = 0;
+        } else if (++idle > 4096) {
+            /* peers have not started theirs yet (they compute): poll gently */
+            struct timespec ts = {0, 20000};
+            nanosleep(&ts, NULL);
+        } else if (idle > rx_rt.spin_count) {
+            sched_yield();
+        }
     }
 }
 
@@ -119,6 +156,7 @@ int rx_coll_offload_vote(void)
     if (rx_off.state)
         return rx_off.state > 0;
     rx_off.state = -1;
+    rx_off_wanted = 0;
     const char *v = rx_config()->COLL_OFFLOAD;
     if (!v || !*v || !strcmp(v, "off"))
         return 0;
@@ -141,8 +179,15 @@ int rx_coll_offload_vote(void)
                     v);
         return 0;
     }
-    if (pthread_create(&rx_off.thread, NULL, rx_off_main, NULL) != 0) {
-        rx_log_warn("RDMX_COLL_OFFLOAD: cannot start the offload thread; running without it");
+    rx_off_wanted = 1;
+    /* the application's signal handlers stay on its own threads */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&rx_off.thread, NULL, rx_off_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        rx_log_warn("RDMX_COLL_OFFLOAD: cannot start the offload thread; communicators run without it");
         return 0;
     }
     rx_off.state = 1;
@@ -160,10 +205,10 @@ static int rx_off_hook(void)
             continue;
         }
         *pp = it->inext;
-        it->st->offload_pending--;
+        it->dir.st->offload_pending--;
         rx_progress_helped--;
         rx_req_t *r = it->req;
-        if (it->rc != RX_OK)
+        if (it->dir.rc != RX_OK)
             r->st_error = RX_MPI_ERR_INTERN;
         rx_dtype_unref(it->dt);
         free(it);
@@ -176,32 +221,35 @@ static int rx_off_hook(void)
 int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                               const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out)
 {
-    size_t bytes = count * (size_t)dt->extent;
+    /* only what every member agrees on decides (see the top of this file) */
+    if (rx_off_wanted < 0)
+        rx_coll_offload_vote();
+    size_t ext = (size_t)dt->extent, bytes = count * ext;
     long long min = rx_config()->COLL_OFFLOAD_MIN;
-    if (rx_off.state <= 0 || !dt->contig || !op->predefined || count == 0 ||
-        bytes < (size_t)(min > 0 ? min : 0))
+    if (!rx_off_wanted || !dt->contig || !op->predefined || count == 0 || ext == 0 ||
+        bytes < (size_t)(min > 0 ? min : 0) || rx_coll_forced(RX_COLL_ALLREDUCE) != RX_ALGO_AUTO)
         return RX_ERR_AGAIN;
-    if (rx_coll_forced(RX_COLL_ALLREDUCE) != RX_ALGO_AUTO)
-        return RX_ERR_AGAIN;
-    rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE);
+    rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE, 0);
     if (!st || !st->offload)
         return RX_ERR_AGAIN;
     rx_req_t *r = rx_req_alloc(RX_REQ_COLL);
     rx_off_item_t *it = calloc(1, sizeof *it);
     if (!r || !it || rx_progress_hook_add(rx_off_hook) != 0) {
+        /* the peers queue it: run it here instead, so they are not left waiting */
         if (r)
             rx_req_release(r);
         free(it);
-        return RX_ERR_NOMEM;
+        rx_coll_offload_drain(st);
+        rx_dir_op_t o;
+        rx_dir_op_init(&o, st, ++st->seq, sbuf, rbuf, count, dt, op, -1);
+        int n = 0;
+        while (!rx_dir_op_step(&o))
+            rx_shm_pause(&n);
+        return o.rc != RX_OK ? o.rc : RX_ERR_NOMEM;
     }
-    it->st = st;
-    it->s = ++st->seq;
-    it->sbuf = sbuf;
-    it->rbuf = rbuf;
-    it->count = count;
+    rx_dir_op_init(&it->dir, st, ++st->seq, sbuf, rbuf, count, dt, op, -1);
     it->dt = (rx_dtype_t *)dt;
     rx_dtype_ref(it->dt); /* the application may free the type before completion */
-    it->op = op;
     it->req = r;
     rx_req_hold_comm(r, c);
     st->offload_pending++;
@@ -214,6 +262,7 @@ int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const 
     else
         rx_off.head = it;
     rx_off.tail = it;
+    __atomic_store_n(&rx_off.fresh, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&rx_off.cv);
     pthread_mutex_unlock(&rx_off.mu);
     *out = r;

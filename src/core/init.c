@@ -79,10 +79,15 @@ static int rx_node_layout(void)
     return RX_OK;
 }
 
-/* CPUs the node offers: online CPUs, capped by a cgroup v2 quota. */
+/* CPUs the node offers: online CPUs, capped by a cgroup v2 quota and by
+ * the CPUs rdmx-run gave this node's ranks (RDMX_NODE_CPUS: its own CPU
+ * set, less cores kept for offload threads). */
 static int rx_node_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *given = getenv("RDMX_NODE_CPUS");
+    if (given && atol(given) > 0 && atol(given) < n)
+        n = atol(given);
     FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
     if (f) {
         char quota[32];

@@ -78,10 +78,12 @@ int PMPI_Finalize(void)
     rx_mpi_trace_finish();
     rx_bsend_fini();
     int rc = rx_coll_barrier(rx_comm_world());
-    rx_p2p_fini();
-    rx_comm_fini_all();
+    /* operations still with the offload thread complete (and may reclaim
+     * communicators freed meanwhile) while the engine still runs */
     rx_coll_offload_fini();
     rx_shm_direct_scratch_free();
+    rx_p2p_fini();
+    rx_comm_fini_all();
     int frc = rx_finalize();
     rx_opobj_fini();
     rx_dtype_fini();

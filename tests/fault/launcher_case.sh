@@ -226,6 +226,10 @@ bind-core)
             [ "$mode" = auto ] && [ "$spare" != "[]" ] && [ -n "$cpus" ] && [ "[$cpus]" != "$spare" ] ||
                 fail "--offload-cores: rank sees '$mode $spare $cpus'"
         done < "$W/out"
+        # the ranks learn how many CPUs they share (oversubscription is judged by it)
+        run --offload-cores 1 -n 2 sh -c 'echo "$RDMX_NODE_CPUS"'
+        expect_rc 0
+        [ "$(sort -u "$W/out")" -lt "$(nproc)" ] || fail "RDMX_NODE_CPUS with a core kept: $(cat "$W/out")"
         RDMX_COLL_OFFLOAD=off run --offload-cores 1 -n 1 sh -c "$show"
         expect_rc 0
         grep -q '^off ' "$W/out" || fail "--offload-cores overrode RDMX_COLL_OFFLOAD: $(cat "$W/out")"
@@ -241,9 +245,10 @@ bind-core)
     expect_err 'ranks are not bound \(--bind-to none\)'
     # the launcher's own CPU set counts: one usable core, two ranks: unbound
     if command -v taskset > /dev/null; then
-        RUN_PREFIX="taskset -c 0" run --report-bindings -n 2 true
+        RUN_PREFIX="taskset -c 0" run --report-bindings -n 2 sh -c 'echo "$RDMX_NODE_CPUS"'
         expect_rc 0
         expect_err 'ranks are not bound \(more ranks than cores\)'
+        [ "$(sort -u "$W/out")" = 1 ] || fail "RDMX_NODE_CPUS under taskset -c 0: $(cat "$W/out")"
     fi
     ;;
 sigterm | sigint)

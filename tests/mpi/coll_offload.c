@@ -4,8 +4,9 @@
  * reference for types, ops, counts and in place; several in flight on one
  * communicator, blocking collectives started before they are waited for,
  * several communicators, a type, a user op and a communicator freed while
- * their operation is in flight; and, with the thread on, that the result arrives
- * while the rank makes no MPI call at all. */
+ * their operation is in flight; two communicators' operations started in
+ * different orders on different ranks; and, with the thread on, that the
+ * result arrives while the rank makes no MPI call at all. */
 #include "rxtest.h"
 
 #include <sched.h>
@@ -232,6 +233,48 @@ static void t_inflight(void)
     free(b);
 }
 
+/* Nonblocking allreduces of two communicators started in different orders
+ * on even and odd ranks (MPI allows it), one rank also running a blocking
+ * barrier of the first before starting the second: all complete. */
+static void t_cross_order(void)
+{
+    int n = 70001;
+    MPI_Comm a, b;
+    RXT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+    RXT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &b));
+    RXT_MPI(MPI_Barrier(a)); /* a blocking collective first: node-shared state exists */
+    RXT_MPI(MPI_Barrier(b));
+    int *sa = malloc(sizeof(int) * (size_t)n), *da = malloc(sizeof(int) * (size_t)n);
+    int *sb = malloc(sizeof(int) * (size_t)n), *db = malloc(sizeof(int) * (size_t)n);
+    for (int round = 0; round < 4; round++) {
+        fill_int(sa, n, me, 100 + round);
+        fill_int(sb, n, me, 200 + round);
+        MPI_Request rq[2];
+        if (me % 2 == 0) {
+            RXT_MPI(MPI_Iallreduce(sb, db, n, MPI_INT, MPI_SUM, b, &rq[1]));
+            RXT_MPI(MPI_Iallreduce(sa, da, n, MPI_INT, MPI_SUM, a, &rq[0]));
+            RXT_MPI(MPI_Barrier(a));
+        } else {
+            RXT_MPI(MPI_Iallreduce(sa, da, n, MPI_INT, MPI_SUM, a, &rq[0]));
+            RXT_MPI(MPI_Barrier(a));
+            RXT_MPI(MPI_Iallreduce(sb, db, n, MPI_INT, MPI_SUM, b, &rq[1]));
+        }
+        RXT_MPI(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < n; i++)
+            if (da[i] != want_int(MPI_SUM, i, 100 + round) ||
+                db[i] != want_int(MPI_SUM, i, 200 + round)) {
+                RXT_CHECK(0, "round %d: [%d] = %d, %d", round, i, da[i], db[i]);
+                break;
+            }
+    }
+    RXT_MPI(MPI_Comm_free(&a));
+    RXT_MPI(MPI_Comm_free(&b));
+    free(sa);
+    free(da);
+    free(sb);
+    free(db);
+}
+
 /* With the thread on: the result arrives while this rank makes no MPI call
  * (it only reads its own buffer), which the progress engine alone cannot
  * do. Gives up after 30 s. */
@@ -276,6 +319,7 @@ int main(int argc, char **argv)
     t_types();
     t_inflight();
     t_user_op();
+    t_cross_order();
     /* only this library has the thread (the suite also runs on MPICH and Open MPI) */
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;

@@ -22,7 +22,7 @@ int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits)
     int rc = RX_ERR_INVAL, ncores = 0;
 
     if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
-        if (!only_if_fits)
+        if (!only_if_fits || job->opts->offload_cores > 0)
             rx_run_msg("--bind-to core: hwloc cannot read this machine's topology");
         return RX_ERR_INVAL;
     }
@@ -86,6 +86,12 @@ int rx_run_bind_plan(rx_run_job_t *job, int report, int only_if_fits)
                 rx_run_msg("rank %d confined to cpus %s", r, cpus);
         }
     }
+    /* the CPUs the ranks share: more ranks than these is oversubscribed */
+    hwloc_bitmap_zero(set);
+    int used = per_core && job->n < nrank ? job->n : nrank;
+    for (int i = 0; i < used; i++)
+        hwloc_bitmap_or(set, set, cores[i]);
+    job->rank_cpus = hwloc_bitmap_weight(set);
     /* cores left over: where offload threads may run (RDMX_COLL_OFFLOAD=auto) */
     job->spare_cpus[0] = 0;
     int first_spare = keep > 0 ? nrank : job->n;

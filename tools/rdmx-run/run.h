@@ -112,6 +112,7 @@ typedef struct rx_run_job {
     int sigfd;
     cpu_set_t *bind_sets; /* per rank when --bind-to core, else NULL */
     char spare_cpus[256]; /* usable CPUs no rank is bound to (RDMX_SPARE_CPUS), or "" */
+    int rank_cpus;        /* CPUs the local ranks run on together when bound (RDMX_NODE_CPUS), 0: not bound */
     /* stdin of the launcher, forwarded to rank 0 */
     int stdin_open;       /* still reading fd 0 */
     int stdin_pipe;       /* write end to rank 0, -1 when closed */

@@ -58,8 +58,19 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
     }
     setenv("RDMX_JOBID", job->jobid, 1);
-    if (job->spare_cpus[0])
-        setenv("RDMX_SPARE_CPUS", job->spare_cpus, 1);
+    /* this host's CPUs, for local ranks only: remote hosts have their own */
+    unsetenv("RDMX_SPARE_CPUS");
+    unsetenv("RDMX_NODE_CPUS");
+    if (!r->remote) {
+        if (job->spare_cpus[0])
+            setenv("RDMX_SPARE_CPUS", job->spare_cpus, 1);
+        cpu_set_t mine;
+        int ncpu = job->rank_cpus;
+        if (ncpu <= 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
+            ncpu = CPU_COUNT(&mine); /* unbound: the launcher's own CPU set */
+        if (ncpu > 0)
+            rx_run_setenv_int("RDMX_NODE_CPUS", ncpu);
+    }
     if (r->remote) {
         /* no inherited channel: the rank connects back over TCP */
         unsetenv("PMI_FD");

@@ -68,7 +68,8 @@ typedef struct rx_shm_state {
     uint64_t bseq, bfree;  /* ring: last entry used; entries up to bfree are free to write */
     rx_shm_line_t *ctrl, *done, *fin, *bc_ack, *bc_line;
     int offload;          /* every member runs an offload thread (agreed at creation) */
-    int offload_pending;  /* operations of this communicator queued to it (owner thread only) */
+    int offload_pending;  /* nonblocking direct operations of this communicator in flight (owner thread only) */
+    int offload_where;    /* those run on the offload thread (1) or by the progress hook (0) */
     char *slots, *res, *bc_data;
 } rx_shm_state_t;
 

@@ -1,29 +1,31 @@
 /* SPDX-License-Identifier: MIT
+ * Nonblocking direct allreduces of node-local communicators (the protocol
+ * of coll_shm_direct_red.c, as a state machine), stepped either by this
+ * rank's progress hook, during its MPI calls, or by the offload thread.
+ *
  * Offload thread (RDMX_COLL_OFFLOAD): one thread per rank, on cores the
- * application does not compute on, runs large nonblocking allreduces of
- * node-local communicators, so they progress while the rank computes
- * without calling MPI. On a node where every core computes, nothing is
- * idle to do that work, which is why it is off by default.
+ * application does not compute on, runs the large ones so they progress
+ * while the rank computes without calling MPI. On a node where every core
+ * computes, nothing is idle to do that work, which is why it is off by
+ * default. The thread touches only the communicator's shared region, the
+ * user's buffers and cross-memory reads; it never enters the progress
+ * engine, so the rest of the library stays single-threaded. Requests stay
+ * with the owning thread: its hook completes them once the thread has
+ * flagged the operation done.
  *
- * The thread runs the direct allreduce (coll_shm_direct_red.c), which
- * touches only the communicator's shared region, the user's buffers and
- * cross-memory reads; it never enters the progress engine, so the rest of
- * the library stays single-threaded. Requests stay with the owning thread:
- * it queues an operation, and its progress hook completes the request once
- * the thread has flagged the operation done.
+ * Both step every operation in hand as far as it goes without waiting, one
+ * at a time per communicator (in call order) but several communicators at
+ * once: ranks may start nonblocking collectives of different communicators
+ * in different orders.
  *
- * The thread steps every queued operation as far as it goes without
- * waiting, one at a time per communicator (in queue order) but several
- * communicators at once: ranks may start nonblocking collectives of
- * different communicators in different orders.
- *
- * Every rank decides alike whether a call goes to the thread: from the
- * configuration, the call's arguments and the communicator's region, which
- * must already exist (made by an earlier blocking collective; a nonblocking
- * call never blocks to make one) and whose members agreed at its creation
- * that all run the thread. Each operation takes its sequence number when
- * queued; any other node-shared collective on that communicator first
- * waits for the queued ones (rx_shm_get), since they share the sequence. */
+ * Every rank decides alike whether a call takes the direct protocol: from
+ * the configuration, the call's arguments and the communicator's region,
+ * which must already exist (made by an earlier blocking collective; a
+ * nonblocking call never blocks to make one) and whose members agreed at
+ * its creation whether all run the thread. Which of the two steps it is
+ * each rank's own business. Each operation takes its sequence number when
+ * started; any other node-shared collective on that communicator first
+ * waits for those in flight (rx_shm_get), since they share the sequence. */
 #define _GNU_SOURCE
 #include "offload.h"
 #include "opobj.h"
@@ -43,9 +45,10 @@ __thread int rx_coll_in_offload;
 typedef struct rx_off_item {
     struct rx_off_item *next;  /* thread's queue, then its list of operations in hand */
     struct rx_off_item *inext; /* owner's list of queued operations */
-    rx_dir_op_t dir;           /* the thread's only */
+    rx_dir_op_t dir;           /* stepped by the thread, or by the hook when !on_thread */
     rx_dtype_t *dt;
     rx_req_t *req;
+    int on_thread;
     int done; /* set by the thread (release), read by the owner (acquire) */
 } rx_off_item_t;
 
@@ -61,7 +64,7 @@ static struct {
     int bind;
 } rx_off = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
-static rx_off_item_t *rx_off_inflight; /* owner thread only */
+static rx_off_item_t *rx_off_inflight, **rx_off_itail = &rx_off_inflight; /* owner thread only, in call order */
 static int rx_off_wanted = -1;          /* the configuration asks for the thread */
 
 /* "1", "6-7", "0,2-3" into set; 0 on a malformed list */
@@ -194,19 +197,34 @@ int rx_coll_offload_vote(void)
     return 1;
 }
 
+/* The owning thread's hook: steps the operations it runs itself (the
+ * first of each communicator, as the thread does) and completes those
+ * finished, by it or by the thread. */
 static int rx_off_hook(void)
 {
     int n = 0;
     rx_off_item_t **pp = &rx_off_inflight;
     while (*pp) {
         rx_off_item_t *it = *pp;
+        if (!it->on_thread && !it->done) {
+            int first = 1;
+            for (rx_off_item_t *q = rx_off_inflight; q != it && first; q = q->inext)
+                first = q->dir.st != it->dir.st;
+            int phase = it->dir.phase;
+            if (first && rx_dir_op_step(&it->dir))
+                it->done = 1;
+            n += it->dir.phase != phase;
+        }
         if (!__atomic_load_n(&it->done, __ATOMIC_ACQUIRE)) {
             pp = &it->inext;
             continue;
         }
         *pp = it->inext;
+        if (rx_off_itail == &it->inext)
+            rx_off_itail = pp;
         it->dir.st->offload_pending--;
-        rx_progress_helped--;
+        if (it->on_thread)
+            rx_progress_helped--;
         rx_req_t *r = it->req;
         if (it->dir.rc != RX_OK)
             r->st_error = RX_MPI_ERR_INTERN;
@@ -218,24 +236,33 @@ static int rx_off_hook(void)
     return n;
 }
 
-int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                               const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out)
 {
-    /* only what every member agrees on decides (see the top of this file) */
+    /* Only what every member agrees on decides whether this is the direct
+     * protocol (see the top of this file); who steps it is each rank's own
+     * choice, since the protocol is the same. */
     if (rx_off_wanted < 0)
         rx_coll_offload_vote();
     size_t ext = (size_t)dt->extent, bytes = count * ext;
-    long long min = rx_config()->COLL_OFFLOAD_MIN;
-    if (!rx_off_wanted || !dt->contig || !op->predefined || count == 0 || ext == 0 ||
-        bytes < (size_t)(min > 0 ? min : 0) || rx_coll_forced(RX_COLL_ALLREDUCE) != RX_ALGO_AUTO)
+    long long min = rx_config()->COLL_OFFLOAD_MIN, max = rx_config()->COLL_SHM_MAX;
+    int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
+    if (!dt->contig || !op->predefined || count == 0 || ext == 0 || max <= 0 ||
+        (forced != RX_ALGO_AUTO && forced != RX_ALGO_SHM))
         return RX_ERR_AGAIN;
     rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE, 0);
-    if (!st || !st->offload)
+    if (!st)
         return RX_ERR_AGAIN;
+    int thread = st->offload && forced == RX_ALGO_AUTO && bytes >= (size_t)(min > 0 ? min : 0);
+    int hook = bytes > (size_t)max && (forced == RX_ALGO_SHM || !rx_rt.oversubscribed);
+    if (!thread && !hook)
+        return RX_ERR_AGAIN;
+    if (st->offload_pending)
+        thread = st->offload_where; /* one at a time per communicator: after the earlier ones */
     rx_req_t *r = rx_req_alloc(RX_REQ_COLL);
     rx_off_item_t *it = calloc(1, sizeof *it);
     if (!r || !it || rx_progress_hook_add(rx_off_hook) != 0) {
-        /* the peers queue it: run it here instead, so they are not left waiting */
+        /* the peers run it: run it here instead, so they are not left waiting */
         if (r)
             rx_req_release(r);
         free(it);
@@ -251,11 +278,18 @@ int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const 
     it->dt = (rx_dtype_t *)dt;
     rx_dtype_ref(it->dt); /* the application may free the type before completion */
     it->req = r;
+    it->on_thread = thread;
     rx_req_hold_comm(r, c);
     st->offload_pending++;
+    st->offload_where = thread;
+    *rx_off_itail = it;
+    rx_off_itail = &it->inext;
+    *out = r;
+    if (!thread) {
+        rx_off_hook(); /* the first steps now, so peers can start */
+        return RX_OK;
+    }
     rx_progress_helped++;
-    it->inext = rx_off_inflight;
-    rx_off_inflight = it;
     pthread_mutex_lock(&rx_off.mu);
     if (rx_off.tail)
         rx_off.tail->next = it;
@@ -265,7 +299,6 @@ int rx_coll_offload_allreduce(const void *sbuf, void *rbuf, size_t count, const 
     __atomic_store_n(&rx_off.fresh, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&rx_off.cv);
     pthread_mutex_unlock(&rx_off.mu);
-    *out = r;
     return RX_OK;
 }
 
@@ -279,12 +312,12 @@ void rx_coll_offload_drain(rx_shm_state_t *st)
 
 void rx_coll_offload_fini(void)
 {
-    if (rx_off.state <= 0)
-        return;
     while (rx_off_inflight) {
-        if (!rx_off_hook())
+        if (!rx_progress())
             sched_yield();
     }
+    if (rx_off.state <= 0)
+        return;
     pthread_mutex_lock(&rx_off.mu);
     rx_off.quit = 1;
     pthread_cond_signal(&rx_off.cv);

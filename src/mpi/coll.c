@@ -299,7 +299,7 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
         return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);
     if (req && kind == RX_COLL_ALLREDUCE) {
         rx_req_t *r;
-        rc = rx_coll_offload_allreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
+        rc = rx_coll_direct_iallreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
         if (rc == RX_OK) {
             *req = RX_HANDLE(RX_KIND_REQUEST, r->index);
             return MPI_SUCCESS;

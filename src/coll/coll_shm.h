@@ -140,8 +140,8 @@ void rx_shm_direct_scratch_free(void);
 #define RX_XO_DIRECT_BCAST 8192
 #define RX_XO_DIRECT_ALLGATHER 16384
 #define RX_XO_DIRECT_ALLTOALL 16384
-/* oversubscribed nodes: bcast through the ring again from here up to
- * RDMX_COLL_SHM_BCAST_MAX (measured with 8 ranks on 2 cores) */
+/* oversubscribed nodes: bcast through the ring again from here, at every
+ * size (measured with 4 and 8 ranks on 2 cores) */
 #define RX_XO_RING_OVERSUB 65536
 
 static inline uint64_t rx_ld(const volatile uint64_t *p)

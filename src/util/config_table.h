@@ -33,7 +33,7 @@ RX_CONFIG(COLL_ALLGATHER, STR, "auto", "allgather algorithm: auto, shm, recursiv
 RX_CONFIG(COLL_ALLTOALL, STR, "auto", "alltoall algorithm: auto, shm, bruck, pairwise")
 RX_CONFIG(COLL_REDUCE_SCATTER, STR, "auto", "reduce_scatter algorithm: auto, ring, reduce_scatterv")
 RX_CONFIG(COLL_SHM_MAX, INT, "65536", "largest message (bytes) for the node-shared-memory collectives; 0 turns that path off")
-RX_CONFIG(COLL_SHM_BCAST_MAX, INT, "1048576", "largest broadcast (bytes) through the node-shared ring (needs RDMX_COLL_SHM_MAX > 0)")
+RX_CONFIG(COLL_SHM_BCAST_MAX, INT, "1048576", "largest broadcast (bytes) through the node-shared ring where every rank has a CPU (with more ranks than CPUs the ring takes every broadcast from 64 KiB unless this is 0); needs RDMX_COLL_SHM_MAX > 0")
 RX_CONFIG(COLL_OFFLOAD, STR, "off", "a thread per rank runs large nonblocking allreduces of ranks on one node, so they progress while the application computes: off, on (thread unbound), auto (on the spare cores rdmx-run reports when it binds fewer ranks than there are cores; off without them), or a CPU list for the threads, e.g. 1 or 6-7")
 RX_CONFIG(COLL_OFFLOAD_MIN, INT, "262144", "smallest nonblocking allreduce (bytes) handed to the offload thread")
 RX_CONFIG(COLL_NODE_SIZE, INT, "0", "treat every N consecutive ranks as one node for the hierarchical collectives (testing on one machine); 0 uses the real nodes")

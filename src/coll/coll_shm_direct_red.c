@@ -14,6 +14,7 @@
 #include "offload.h"
 #include "util/status.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 
@@ -32,10 +33,27 @@ typedef struct {
 } rx_dir_buf_t;
 static __thread rx_dir_buf_t rx_dir_chunk, rx_dir_share_scratch;
 
+/* a thread of the application that ran one frees its scratch when it ends */
+static pthread_key_t rx_dir_key;
+static pthread_once_t rx_dir_once = PTHREAD_ONCE_INIT;
+
+static void rx_dir_thread_end(void *unused)
+{
+    (void)unused;
+    rx_shm_direct_scratch_free();
+}
+
+static void rx_dir_key_make(void)
+{
+    pthread_key_create(&rx_dir_key, rx_dir_thread_end);
+}
+
 static char *rx_dir_buf(rx_dir_buf_t *b, size_t bytes)
 {
     if (bytes <= b->cap)
         return b->p;
+    pthread_once(&rx_dir_once, rx_dir_key_make);
+    pthread_setspecific(rx_dir_key, &rx_dir_chunk);
     free(b->p);
     b->p = malloc(bytes);
     b->cap = b->p ? bytes : 0;

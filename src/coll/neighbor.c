@@ -116,6 +116,8 @@ static int rx_nbr_finish(rx_nbr_op_t *op)
             err = r->st_error;
         if (op->slot[i].ubuf && r->staging)
             rx_dtype_unpack(op->slot[i].dt, r->staging, r->st_bytes, op->slot[i].ubuf);
+        if (op->slot[i].dt)
+            rx_dtype_unref((rx_dtype_t *)op->slot[i].dt);
         rx_req_release(r); /* frees the staging copy */
     }
     return err;
@@ -169,6 +171,7 @@ static int rx_nbr_post(rx_comm_t *c, const rx_nbr_xfer_t *x, struct rx_nbr_slot 
         else {
             s->ubuf = x->buf;
             s->dt = x->dt;
+            rx_dtype_ref((rx_dtype_t *)x->dt); /* the application may free it in flight */
         }
     }
     r->bytes = bytes;

@@ -223,8 +223,7 @@ static int rx_off_hook(void)
         if (rx_off_itail == &it->inext)
             rx_off_itail = pp;
         it->dir.st->offload_pending--;
-        if (it->on_thread)
-            rx_progress_helped--;
+        rx_progress_helped--;
         rx_req_t *r = it->req;
         if (it->dir.rc != RX_OK)
             r->st_error = RX_MPI_ERR_INTERN;
@@ -285,11 +284,11 @@ int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const 
     *rx_off_itail = it;
     rx_off_itail = &it->inext;
     *out = r;
+    rx_progress_helped++; /* peers flag their steps in the region, which rings no doorbell */
     if (!thread) {
         rx_off_hook(); /* the first steps now, so peers can start */
         return RX_OK;
     }
-    rx_progress_helped++;
     pthread_mutex_lock(&rx_off.mu);
     if (rx_off.tail)
         rx_off.tail->next = it;

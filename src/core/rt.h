@@ -54,8 +54,9 @@ int rx_progress_hook_add(rx_progress_hook_t hook);
 /* Nonzero while an upper layer has work waiting for ring space; waits then
  * sleep in short slices since no doorbell announces freed space. */
 extern int rx_progress_backlog;
-/* operations a helper thread runs for this rank (coll/offload.c): waits
- * yield instead of sleeping, since the helper rings no doorbell */
+/* nonblocking direct collectives in flight (coll/offload.c): waits yield
+ * instead of sleeping, since their peers and the offload thread signal
+ * through the node-shared region, which rings no doorbell */
 extern int rx_progress_helped;
 
 /* Waiting: call rx_wait_idle() in a loop around rx_progress() whenever a poll

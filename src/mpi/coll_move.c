@@ -86,8 +86,9 @@ static int rx_gather_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx
     return rc;
 }
 
+/* v: Gatherv (told by the caller: the arrays may be NULL at non-roots) */
 static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, const int *recvcounts, const int *displs,
+                     int recvcount, int v, const int *recvcounts, const int *displs,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
                      const char *fn)
 {
@@ -96,7 +97,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
     if (rc != MPI_SUCCESS)
         return rc;
-    int in_place = sendbuf == MPI_IN_PLACE, v = recvcounts != NULL || displs != NULL;
+    int in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
         return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     rx_dtype_t *sdt = NULL, *rdt = NULL;
@@ -164,7 +165,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL, recvtype, root,
                      comm, NULL, "MPI_Gather");
 }
 RX_ALIAS(Gather)
@@ -173,7 +174,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs, recvtype,
                      root, comm, NULL, "MPI_Gatherv");
 }
 RX_ALIAS(Gatherv)
@@ -208,7 +209,8 @@ static int rx_scatter_shm(rx_comm_t *c, const void *sendbuf, int scount, const r
     return rc;
 }
 
-static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
+/* v: Scatterv (told by the caller: the arrays may be NULL at non-roots) */
+static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *sendcounts,
                       const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
                       const char *fn)
@@ -218,7 +220,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
     int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
     if (rc != MPI_SUCCESS)
         return rc;
-    int in_place = recvbuf == MPI_IN_PLACE, v = sendcounts != NULL || displs != NULL;
+    int in_place = recvbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
         return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     rx_dtype_t *sdt = NULL, *rdt = NULL;
@@ -299,7 +301,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, const int *sendcounts,
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return rx_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+    return rx_scatter(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
                       comm, NULL, "MPI_Scatter");
 }
 RX_ALIAS(Scatter)
@@ -308,7 +310,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    return rx_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+    return rx_scatter(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                       root, comm, NULL, "MPI_Scatterv");
 }
 RX_ALIAS(Scatterv)
@@ -619,7 +621,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request *request)
 {
     RX_NB_REQ(request, "MPI_Igather");
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL, recvtype, root,
                      comm, request, "MPI_Igather");
 }
 RX_ALIAS(Igather)
@@ -629,7 +631,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Comm comm, MPI_Request *request)
 {
     RX_NB_REQ(request, "MPI_Igatherv");
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs, recvtype, root,
                      comm, request, "MPI_Igatherv");
 }
 RX_ALIAS(Igatherv)
@@ -639,7 +641,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
     RX_NB_REQ(request, "MPI_Iscatter");
-    return rx_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+    return rx_scatter(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
                       comm, request, "MPI_Iscatter");
 }
 RX_ALIAS(Iscatter)
@@ -649,7 +651,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    int root, MPI_Comm comm, MPI_Request *request)
 {
     RX_NB_REQ(request, "MPI_Iscatterv");
-    return rx_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+    return rx_scatter(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                       comm, request, "MPI_Iscatterv");
 }
 RX_ALIAS(Iscatterv)

@@ -67,7 +67,7 @@ static int rx_neighbor(const rx_side_t *snd, const rx_side_t *rcv, MPI_Comm comm
         if (!(top = rx_req_alloc(RX_REQ_COLL)))
             rc = rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
         else {
-            top->comm = c;
+            rx_req_hold_comm(top, c); /* MPI_Comm_free lets it complete */
             top->st_source = MPI_ANY_SOURCE;
             top->st_tag = MPI_ANY_TAG;
         }

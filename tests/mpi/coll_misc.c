@@ -2,6 +2,7 @@
  * Collectives beyond the data checks of coll_all:
  *   - several nonblocking collectives in flight on several communicators (dup, split,
  *     split_type, create, create_group), completed in an order different from the start;
+ *   - Gatherv / Scatterv with the count arrays NULL at non-roots;
  *   - invalid local arguments return the standard class (MPI_ERRORS_RETURN);
  *   - overlap: Iallreduce of 8 MiB, computation (with MPI_Test now and then), Wait; the
  *     time left in Wait must be small next to a blocking Allreduce, and the ratio of
@@ -140,6 +141,54 @@ static double compute(double *v, int n, int reps, MPI_Request *rq)
     return acc;
 }
 
+/* Gatherv / Scatterv with the arrays NULL at non-roots, where the standard
+ * ignores them (blocking and nonblocking; every root). */
+static void t_v_null_arrays(void)
+{
+    int *cnt = malloc(sizeof(int) * (size_t)np), *dsp = malloc(sizeof(int) * (size_t)np), total = 0;
+    for (int r = 0; r < np; r++) {
+        cnt[r] = 1 + r % 3;
+        dsp[r] = total;
+        total += cnt[r];
+    }
+    int *all = malloc(sizeof(int) * (size_t)total), mine[3];
+    for (int root = 0; root < np; root++)
+        for (int nb = 0; nb < 2; nb++) {
+            int me_root = me == root;
+            for (int i = 0; i < cnt[me]; i++)
+                mine[i] = me * 10 + i;
+            for (int i = 0; i < total; i++)
+                all[i] = -1;
+            MPI_Request rq = MPI_REQUEST_NULL;
+            if (nb)
+                RXT_MPI(MPI_Igatherv(mine, cnt[me], MPI_INT, all, me_root ? cnt : NULL,
+                                     me_root ? dsp : NULL, MPI_INT, root, MPI_COMM_WORLD, &rq));
+            else
+                RXT_MPI(MPI_Gatherv(mine, cnt[me], MPI_INT, all, me_root ? cnt : NULL,
+                                    me_root ? dsp : NULL, MPI_INT, root, MPI_COMM_WORLD));
+            RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+            for (int r = 0; me_root && r < np; r++)
+                for (int i = 0; i < cnt[r]; i++)
+                    RXT_CHECK(all[dsp[r] + i] == r * 10 + i, "gatherv root %d nb %d: [%d] = %d", root,
+                              nb, dsp[r] + i, all[dsp[r] + i]);
+            for (int i = 0; i < 3; i++)
+                mine[i] = -1;
+            if (nb)
+                RXT_MPI(MPI_Iscatterv(all, me_root ? cnt : NULL, me_root ? dsp : NULL, MPI_INT,
+                                      mine, cnt[me], MPI_INT, root, MPI_COMM_WORLD, &rq));
+            else
+                RXT_MPI(MPI_Scatterv(all, me_root ? cnt : NULL, me_root ? dsp : NULL, MPI_INT,
+                                     mine, cnt[me], MPI_INT, root, MPI_COMM_WORLD));
+            RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+            for (int i = 0; i < cnt[me]; i++)
+                RXT_CHECK(mine[i] == me * 10 + i, "scatterv root %d nb %d: [%d] = %d", root, nb, i,
+                          mine[i]);
+        }
+    free(cnt);
+    free(dsp);
+    free(all);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -259,6 +308,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     t_many_comms();
+    t_v_null_arrays();
     t_errors();
     if (np >= 2 && np <= 4)
         t_overlap();

@@ -24,11 +24,11 @@
 
 #include <stddef.h>
 
-/* What to do with staged output when a collective completes. */
 /* MPI error classes a collective request's status carries */
 #define RX_MPI_ERR_TRUNCATE 15
 #define RX_MPI_ERR_INTERN 17
 
+/* What to do with staged output when a collective completes. */
 typedef struct rx_coll_unpack {
     const rx_dtype_t *dt;
     void *dst;            /* user buffer */

@@ -17,6 +17,7 @@
 #include "util/status.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #ifdef MADV_POPULATE_WRITE
@@ -24,7 +25,6 @@
 #else
 #define RX_MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
-#include <stdlib.h>
 
 #define RX_SHM_SPLIT 4096 /* reductions above: split the work across ranks */
 
@@ -205,9 +205,7 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
      * 0.65-0.8 of the point-to-point schedules). Oversubscribed nodes keep the
      * piecewise slots below: there every wait for all readers costs a
      * descheduled peer. */
-    int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
-    if (max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
-        (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed))) {
+    if (rx_shm_direct_red_fits(RX_COLL_ALLREDUCE, dt, count)) {
         int rc = rx_shm_direct_allreduce(sbuf, rbuf, count, dt, op, c);
         if (rc != RX_ERR_AGAIN)
             return rc;
@@ -234,12 +232,8 @@ int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_d
 int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                        const rx_opobj_t *op, int root, rx_comm_t *c)
 {
-    long long max = rx_config()->COLL_SHM_MAX;
-    size_t ext = (size_t)dt->extent;
-    int forced = rx_coll_forced(RX_COLL_REDUCE);
     /* above the slot, as the allreduce: single copy where every rank has a CPU */
-    if (max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
-        (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed))) {
+    if (rx_shm_direct_red_fits(RX_COLL_REDUCE, dt, count)) {
         int rc = rx_shm_direct_reduce(sbuf, rbuf, count, dt, op, root, c);
         if (rc != RX_ERR_AGAIN)
             return rc;

@@ -123,6 +123,15 @@ void rx_dir_op_init(rx_dir_op_t *o, rx_shm_state_t *st, uint64_t s, const void *
 /* Advance as far as possible without waiting for a peer; 1 when finished
  * (o->rc is then the result and the operation's memory is released). */
 int rx_dir_op_step(rx_dir_op_t *o);
+/* Whether a reduction (kind) of count elements of dt on a node-local
+ * communicator takes the direct algorithm: contiguous, above the slot, and
+ * where every rank has a CPU unless the shm path is forced. Every member
+ * decides alike (arguments, configuration, the node's oversubscription). */
+int rx_shm_direct_red_fits(int kind, const rx_dtype_t *dt, size_t count);
+/* Run one to completion on st (after the operations in flight there) on
+ * the calling, owning thread; takes the next sequence number. */
+int rx_dir_run_on(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                  const rx_dtype_t *dt, const rx_opobj_t *op, int root);
 /* Blocking direct allreduce / reduce on c: RX_ERR_AGAIN when the direct
  * path does not apply. */
 int rx_shm_direct_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
@@ -154,16 +163,15 @@ static inline void rx_st(volatile uint64_t *p, uint64_t v)
     __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-/* Wait for *flag >= s. Spins, keeps the progress engine turning (a peer may
- * need our answer to a point-to-point message before it can arrive here)
- * (not on the offload thread, which never touches the engine)
- * and yields once spinning has not helped — in spin mode too, as the
- * point-to-point waits do: on a loaded machine the rank that must set the
- * flag may be waiting for this CPU. Never sleeps, since flag writes ring no
- * doorbell. */
 extern __thread int rx_coll_in_offload; /* set on the offload thread: no progress engine there */
 
-/* One idle turn of a wait; *n counts them. */
+/* One idle turn of a wait for a peer's flag; *n counts them. Spins, keeps
+ * the progress engine turning (a peer may need our answer to a
+ * point-to-point message before it can arrive here; not on the offload
+ * thread, which never touches the engine) and yields once spinning has not
+ * helped — in spin mode too, as the point-to-point waits do: on a loaded
+ * machine the rank that must set the flag may be waiting for this CPU.
+ * Never sleeps, since flag writes ring no doorbell. */
 static inline void rx_shm_pause(int *n)
 {
     if ((++*n & 15) == 0 && !rx_coll_in_offload)
@@ -176,6 +184,7 @@ static inline void rx_shm_pause(int *n)
 #endif
 }
 
+/* Wait for *flag >= s. */
 static inline void rx_shm_wait(const volatile uint64_t *flag, uint64_t s)
 {
     int n = 0;

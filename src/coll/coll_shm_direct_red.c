@@ -12,6 +12,7 @@
  * orders, and running them one after the other would then deadlock. */
 #include "coll_shm.h"
 #include "offload.h"
+#include "util/config.h"
 #include "util/status.h"
 
 #include <pthread.h>
@@ -238,14 +239,19 @@ int rx_dir_op_step(rx_dir_op_t *o)
     }
 }
 
-/* Run one to completion on the calling (owning) thread. */
-static int rx_dir_run(rx_comm_t *c, int kind, const void *sbuf, void *rbuf, size_t count,
-                      const rx_dtype_t *dt, const rx_opobj_t *op, int root)
+int rx_shm_direct_red_fits(int kind, const rx_dtype_t *dt, size_t count)
 {
-    rx_shm_state_t *st = rx_shm_direct_state(c, kind, 1);
-    if (!st)
-        return RX_ERR_AGAIN;
-    rx_coll_offload_drain(st); /* queued operations hold earlier sequence numbers */
+    long long max = rx_config()->COLL_SHM_MAX;
+    size_t ext = (size_t)dt->extent;
+    int forced = rx_coll_forced(kind);
+    return max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
+           (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed));
+}
+
+int rx_dir_run_on(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                  const rx_dtype_t *dt, const rx_opobj_t *op, int root)
+{
+    rx_coll_offload_drain(st); /* operations in flight hold earlier sequence numbers */
     rx_dir_op_t o;
     rx_dir_op_init(&o, st, ++st->seq, sbuf, rbuf, count, dt, op, root);
     int n = 0;
@@ -254,6 +260,13 @@ static int rx_dir_run(rx_comm_t *c, int kind, const void *sbuf, void *rbuf, size
     rx_dir_buf_trim(&rx_dir_chunk, RX_DIR_KEEP);
     rx_dir_buf_trim(&rx_dir_share_scratch, RX_DIR_KEEP);
     return o.rc;
+}
+
+static int rx_dir_run(rx_comm_t *c, int kind, const void *sbuf, void *rbuf, size_t count,
+                      const rx_dtype_t *dt, const rx_opobj_t *op, int root)
+{
+    rx_shm_state_t *st = rx_shm_direct_state(c, kind, 1);
+    return st ? rx_dir_run_on(st, sbuf, rbuf, count, dt, op, root) : RX_ERR_AGAIN;
 }
 
 int rx_shm_direct_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,

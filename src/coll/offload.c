@@ -65,7 +65,17 @@ static struct {
 } rx_off = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 static rx_off_item_t *rx_off_inflight, **rx_off_itail = &rx_off_inflight; /* owner thread only, in call order */
-static int rx_off_wanted = -1;          /* the configuration asks for the thread */
+
+/* Whether it is the oldest of its communicator in the list from q (linked
+ * by next on the thread, by inext on the owner): earlier ones hold lower
+ * sequence numbers and must finish first. */
+static int rx_off_first(const rx_off_item_t *it, const rx_off_item_t *q, int by_next)
+{
+    for (; q != it; q = by_next ? q->next : q->inext)
+        if (q->dir.st == it->dir.st)
+            return 0;
+    return 1;
+}
 
 /* "1", "6-7", "0,2-3" into set; 0 on a malformed list */
 static int rx_off_cpulist(const char *s, cpu_set_t *set)
@@ -127,11 +137,8 @@ static void *rx_off_main(void *arg)
         int moved = 0;
         for (rx_off_item_t **pp = &hand; *pp;) {
             rx_off_item_t *it = *pp;
-            int first = 1; /* of its communicator: earlier ones hold lower sequence numbers */
-            for (rx_off_item_t *q = hand; q != it && first; q = q->next)
-                first = q->dir.st != it->dir.st;
             int phase = it->dir.phase;
-            if (first && rx_dir_op_step(&it->dir)) {
+            if (rx_off_first(it, hand, 1) && rx_dir_op_step(&it->dir)) {
                 *pp = it->next;
                 if (tail == &it->next)
                     tail = pp;
@@ -159,7 +166,6 @@ int rx_coll_offload_vote(void)
     if (rx_off.state)
         return rx_off.state > 0;
     rx_off.state = -1;
-    rx_off_wanted = 0;
     const char *v = rx_config()->COLL_OFFLOAD;
     if (!v || !*v || !strcmp(v, "off"))
         return 0;
@@ -182,7 +188,6 @@ int rx_coll_offload_vote(void)
                     v);
         return 0;
     }
-    rx_off_wanted = 1;
     /* the application's signal handlers stay on its own threads */
     sigset_t all, old;
     sigfillset(&all);
@@ -207,11 +212,8 @@ static int rx_off_hook(void)
     while (*pp) {
         rx_off_item_t *it = *pp;
         if (!it->on_thread && !it->done) {
-            int first = 1;
-            for (rx_off_item_t *q = rx_off_inflight; q != it && first; q = q->inext)
-                first = q->dir.st != it->dir.st;
             int phase = it->dir.phase;
-            if (first && rx_dir_op_step(&it->dir))
+            if (rx_off_first(it, rx_off_inflight, 0) && rx_dir_op_step(&it->dir))
                 it->done = 1;
             n += it->dir.phase != phase;
         }
@@ -241,20 +243,17 @@ int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const 
     /* Only what every member agrees on decides whether this is the direct
      * protocol (see the top of this file); who steps it is each rank's own
      * choice, since the protocol is the same. */
-    if (rx_off_wanted < 0)
-        rx_coll_offload_vote();
-    size_t ext = (size_t)dt->extent, bytes = count * ext;
-    long long min = rx_config()->COLL_OFFLOAD_MIN, max = rx_config()->COLL_SHM_MAX;
+    size_t bytes = count * (size_t)dt->extent;
+    long long min = rx_config()->COLL_OFFLOAD_MIN;
     int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
-    if (!dt->contig || !op->predefined || count == 0 || ext == 0 || max <= 0 ||
+    if (!dt->contig || !op->predefined || bytes == 0 ||
         (forced != RX_ALGO_AUTO && forced != RX_ALGO_SHM))
         return RX_ERR_AGAIN;
     rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE, 0);
     if (!st)
         return RX_ERR_AGAIN;
     int thread = st->offload && forced == RX_ALGO_AUTO && bytes >= (size_t)(min > 0 ? min : 0);
-    int hook = bytes > (size_t)max && (forced == RX_ALGO_SHM || !rx_rt.oversubscribed);
-    if (!thread && !hook)
+    if (!thread && !rx_shm_direct_red_fits(RX_COLL_ALLREDUCE, dt, count))
         return RX_ERR_AGAIN;
     if (st->offload_pending)
         thread = st->offload_where; /* one at a time per communicator: after the earlier ones */
@@ -265,13 +264,8 @@ int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const 
         if (r)
             rx_req_release(r);
         free(it);
-        rx_coll_offload_drain(st);
-        rx_dir_op_t o;
-        rx_dir_op_init(&o, st, ++st->seq, sbuf, rbuf, count, dt, op, -1);
-        int n = 0;
-        while (!rx_dir_op_step(&o))
-            rx_shm_pause(&n);
-        return o.rc != RX_OK ? o.rc : RX_ERR_NOMEM;
+        int rc = rx_dir_run_on(st, sbuf, rbuf, count, dt, op, -1);
+        return rc != RX_OK ? rc : RX_ERR_NOMEM; /* no request to return */
     }
     rx_dir_op_init(&it->dir, st, ++st->seq, sbuf, rbuf, count, dt, op, -1);
     it->dt = (rx_dtype_t *)dt;

@@ -35,14 +35,14 @@ typedef struct rx_comm {
     int topo_kind;               /* 0, or MPI_CART / MPI_DIST_GRAPH */
     void *topo;
     int local_rank, local_size;  /* among members on this node */
-    int busy;                    /* nonblocking collectives in flight */
+    int busy;                    /* requests holding it (rx_req_hold_comm) */
     int freed;                   /* MPI_Comm_free came while busy: reclaimed when idle */
     char name[128];
 } rx_comm_t;
 
-/* Nonblocking collectives hold their communicator: MPI_Comm_free only marks
- * a busy one, and the last operation to finish reclaims it (its context id,
- * handle and node-shared state stay taken until then). */
+/* Requests hold their communicator: MPI_Comm_free only marks a busy one,
+ * and the last operation to finish reclaims it (its context id, handle and
+ * node-shared state stay taken until then). */
 static inline void rx_comm_hold(rx_comm_t *c)
 {
     c->busy++;

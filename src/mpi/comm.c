@@ -199,7 +199,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     rx_attr_delete_all(c);
     *comm = MPI_COMM_NULL;
     if (c->busy) {
-        /* operations in flight complete normally (MPI 6.4.3); the last one reclaims it */
+        /* operations in flight complete normally (MPI 4.1 §7.4.3); the last one reclaims it */
         c->freed = 1;
         return MPI_SUCCESS;
     }

@@ -10,6 +10,7 @@
 #include "rxtest.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,6 +46,16 @@ static int want_int(MPI_Op op, long long i, int salt)
     return (int)acc;
 }
 
+/* v[0..n) is the reduction of fill_int(., n, r, salt) over the ranks under op */
+static void expect_ints(const int *v, int n, MPI_Op op, int salt, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] != want_int(op, i, salt)) {
+            RXT_CHECK(0, "%s: [%d] = %d, want %d", what, i, v[i], want_int(op, i, salt));
+            return;
+        }
+}
+
 static void t_ints(void)
 {
     const int counts[] = {0, 1, 7, 1009, 65537, 300007};
@@ -59,12 +70,9 @@ static void t_ints(void)
                 RXT_MPI(MPI_Iallreduce(inplace ? MPI_IN_PLACE : s, d, n, MPI_INT, ops[oi],
                                        MPI_COMM_WORLD, &rq));
                 RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-                for (int i = 0; i < n; i++)
-                    if (d[i] != want_int(ops[oi], i, salt)) {
-                        RXT_CHECK(0, "count %d op %u in place %d: [%d] = %d, want %d", n, oi, inplace, i,
-                                  d[i], want_int(ops[oi], i, salt));
-                        break;
-                    }
+                char what[64];
+                snprintf(what, sizeof what, "count %d op %u in place %d", n, oi, inplace);
+                expect_ints(d, n, ops[oi], salt, what);
                 free(s);
                 free(d);
             }
@@ -119,11 +127,7 @@ static void t_types(void)
     RXT_MPI(MPI_Iallreduce(a, b, m, pair, MPI_SUM, MPI_COMM_WORLD, &rq));
     RXT_MPI(MPI_Type_free(&pair));
     RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int i = 0; i < 2 * m; i++)
-        if (b[i] != want_int(MPI_SUM, i, 3)) {
-            RXT_CHECK(0, "derived type [%d] = %d", i, b[i]);
-            break;
-        }
+    expect_ints(b, 2 * m, MPI_SUM, 3, "derived type");
     free(a);
     free(b);
 }
@@ -147,11 +151,7 @@ static void t_user_op(void)
     RXT_MPI(MPI_Iallreduce(a, b, n, MPI_INT, op, MPI_COMM_WORLD, &rq));
     RXT_MPI(MPI_Op_free(&op));
     RXT_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int i = 0; i < n; i++)
-        if (b[i] != want_int(MPI_SUM, i, 90)) {
-            RXT_CHECK(0, "user op freed in flight [%d] = %d", i, b[i]);
-            break;
-        }
+    expect_ints(b, n, MPI_SUM, 90, "user op freed in flight");
     free(a);
     free(b);
 }
@@ -188,11 +188,7 @@ static void t_inflight(void)
         RXT_MPI(MPI_Wait(&rq[k], MPI_STATUS_IGNORE));
     RXT_CHECK(sum == np * (np + 1) / 2, "small allreduce in flight: %d", sum);
     for (int k = 0; k < K; k++) {
-        for (int i = 0; i < n; i++)
-            if (d[k][i] != want_int(MPI_SUM, i, 40 + k)) {
-                RXT_CHECK(0, "in flight %d: [%d] = %d", k, i, d[k][i]);
-                break;
-            }
+        expect_ints(d[k], n, MPI_SUM, 40 + k, "in flight");
         free(s[k]);
         free(d[k]);
     }
@@ -204,11 +200,7 @@ static void t_inflight(void)
     RXT_MPI(MPI_Iallreduce(a, b, n, MPI_INT, MPI_MAX, dup, &r1));
     RXT_MPI(MPI_Comm_free(&dup));
     RXT_MPI(MPI_Wait(&r1, MPI_STATUS_IGNORE));
-    for (int i = 0; i < n; i++)
-        if (b[i] != want_int(MPI_MAX, i, 60)) {
-            RXT_CHECK(0, "freed communicator [%d] = %d", i, b[i]);
-            break;
-        }
+    expect_ints(b, n, MPI_MAX, 60, "freed communicator");
 
     /* a split communicator (non-contiguous members when np > 2), completed
      * by MPI_Test alone */
@@ -260,12 +252,8 @@ static void t_cross_order(void)
             RXT_MPI(MPI_Iallreduce(sb, db, n, MPI_INT, MPI_SUM, b, &rq[1]));
         }
         RXT_MPI(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
-        for (int i = 0; i < n; i++)
-            if (da[i] != want_int(MPI_SUM, i, 100 + round) ||
-                db[i] != want_int(MPI_SUM, i, 200 + round)) {
-                RXT_CHECK(0, "round %d: [%d] = %d, %d", round, i, da[i], db[i]);
-                break;
-            }
+        expect_ints(da, n, MPI_SUM, 100 + round, "first communicator");
+        expect_ints(db, n, MPI_SUM, 200 + round, "second communicator");
     }
     RXT_MPI(MPI_Comm_free(&a));
     RXT_MPI(MPI_Comm_free(&b));

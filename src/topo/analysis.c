@@ -6,6 +6,7 @@
  * balanced two-way partition of the nodes minimising the cut capacity; Scotch's partition is a
  * heuristic, so the figure is an upper bound on the true minimum bisection. */
 #include "route.h"
+#include "scotch_graph.h"
 #include "topo.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -13,8 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <scotch.h>
 
 static double rx_node_injection(const rx_topo_t *t, uint32_t n)
 {
@@ -116,35 +115,25 @@ static int rx_info_distances(rx_topo_t *t, rx_topo_info_t *in)
 /* Balanced bipartition of the nodes with Scotch; switches weigh nothing, edges weigh their bandwidth. */
 static int rx_info_bisection_scotch(const rx_topo_t *t, rx_topo_info_t *in)
 {
-    SCOTCH_Num V = t->nverts, E = t->nlinks;
-    SCOTCH_Num *vert = malloc((V + 1) * sizeof *vert), *edge = malloc((E ? E : 1) * sizeof *edge);
-    SCOTCH_Num *velo = malloc(V * sizeof *velo), *edlo = malloc((E ? E : 1) * sizeof *edlo);
-    SCOTCH_Num *part = malloc(V * sizeof *part);
-    int rc = RX_ERR_NOMEM;
+    SCOTCH_Num V = t->nverts;
+    rx_scotch_graph_t sg;
+    int rc = rx_scotch_graph_build(t, &sg);
+    if (rc)
+        return rc;
+    SCOTCH_Num *velo = malloc(V * sizeof *velo), *part = malloc(V * sizeof *part);
     SCOTCH_Graph g;
     SCOTCH_Strat st;
-    if (!vert || !edge || !velo || !edlo || !part)
+    rc = RX_ERR_NOMEM;
+    if (!velo || !part)
         goto out;
-    double minbw = INFINITY;
-    for (uint32_t i = 0; i < t->nlinks; i++)
-        if (t->l[i].bw < minbw)
-            minbw = t->l[i].bw;
-    SCOTCH_Num k = 0;
-    for (uint32_t v = 0; v < t->nverts; v++) {
-        vert[v] = k;
+    for (uint32_t v = 0; v < t->nverts; v++)
         velo[v] = v < t->nnodes ? 1 : 0;
-        for (uint32_t i = 0; i < t->v[v].nports; i++) {
-            const rx_topo_link_t *l = &t->l[t->out[t->v[v].port0 + i]];
-            edge[k] = l->dst;
-            edlo[k++] = (SCOTCH_Num)llround(l->bw / minbw * 16);
-        }
-    }
-    vert[V] = k;
     rc = RX_ERR_INTERN;
     if (SCOTCH_graphInit(&g))
         goto out;
     SCOTCH_stratInit(&st);
-    if (SCOTCH_graphBuild(&g, 0, V, vert, vert + 1, velo, NULL, k, edge, edlo) || SCOTCH_graphCheck(&g) ||
+    if (SCOTCH_graphBuild(&g, 0, V, sg.vert, sg.vert + 1, velo, NULL, sg.narcs, sg.edge, sg.edlo) ||
+        SCOTCH_graphCheck(&g) ||
         SCOTCH_stratGraphMapBuild(&st, SCOTCH_STRATQUALITY, 2, 0.0) || SCOTCH_graphPart(&g, 2, &st, part)) {
         rx_log_error("rdmx-topo: Scotch could not bipartition the fabric");
     } else {
@@ -163,10 +152,8 @@ static int rx_info_bisection_scotch(const rx_topo_t *t, rx_topo_info_t *in)
     SCOTCH_stratExit(&st);
     SCOTCH_graphExit(&g);
 out:
-    free(vert);
-    free(edge);
+    rx_scotch_graph_free(&sg);
     free(velo);
-    free(edlo);
     free(part);
     return rc;
 }
@@ -226,8 +213,28 @@ void rx_topo_info_print(const rx_topo_t *t, const rx_topo_info_t *in, FILE *f)
             in->bisection_exact ? "exact" : t->family == RX_TOPO_GENERIC ? "computed, Scotch bipartition: upper bound"
                                                                           : "computed, halves of whole groups/subtrees");
     fprintf(f, "bisection ratio   %.4f of nodes/2 x injection\n", in->bisection_ratio);
-    for (int c = 0; c < RX_TOPO_NCLASS; c++)
-        if (t->cls_used[c])
-            fprintf(f, "link class %-6s %.4g GB/s, %.4g ns\n", rx_topo_class_name(t, c), t->cls_bw[c] / 1e9,
-                    t->cls_lat[c] * 1e9);
+    /* the links themselves, not the class defaults: a loaded fabric gives each cable its own rate */
+    double lo[RX_TOPO_NCLASS], hi[RX_TOPO_NCLASS], llo[RX_TOPO_NCLASS], lhi[RX_TOPO_NCLASS];
+    for (int c = 0; c < RX_TOPO_NCLASS; c++) {
+        lo[c] = llo[c] = INFINITY;
+        hi[c] = lhi[c] = 0;
+    }
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        const rx_topo_link_t *l = &t->l[i];
+        lo[l->cls] = fmin(lo[l->cls], l->bw);
+        hi[l->cls] = fmax(hi[l->cls], l->bw);
+        llo[l->cls] = fmin(llo[l->cls], l->lat);
+        lhi[l->cls] = fmax(lhi[l->cls], l->lat);
+    }
+    for (int c = 0; c < RX_TOPO_NCLASS; c++) {
+        if (!t->cls_used[c] || hi[c] == 0)
+            continue;
+        fprintf(f, "link class %-6s %.4g", rx_topo_class_name(t, c), lo[c] / 1e9);
+        if (hi[c] > lo[c])
+            fprintf(f, "-%.4g", hi[c] / 1e9);
+        fprintf(f, " GB/s, %.4g", llo[c] * 1e9);
+        if (lhi[c] > llo[c])
+            fprintf(f, "-%.4g", lhi[c] * 1e9);
+        fprintf(f, " ns\n");
+    }
 }

@@ -95,10 +95,11 @@ int rx_commat_load(const char *path, uint32_t nranks, rx_commat_t *m)
         rx_log_error("%s: %s", path, strerror(errno));
         return RX_ERR_IO;
     }
-    char buf[1024];
+    char *buf = NULL; /* lines of any length */
+    size_t bcap = 0;
     int line = 0, rc = RX_OK, header = 0;
     uint32_t maxr = 0;
-    while (!rc && fgets(buf, sizeof buf, f)) {
+    while (!rc && getline(&buf, &bcap, f) >= 0) {
         line++;
         if (line == 1) {
             header = !strncmp(buf, "# rdmx traffic matrix v1", 24);
@@ -133,6 +134,11 @@ int rx_commat_load(const char *path, uint32_t nranks, rx_commat_t *m)
         if (d > maxr) maxr = (uint32_t)d;
         rc = rx_commat_push(m, (uint32_t)s, (uint32_t)d, msgs, bytes);
     }
+    if (!rc && ferror(f)) {
+        rx_log_error("%s:%d: %s", path, line + 1, strerror(errno));
+        rc = RX_ERR_IO;
+    }
+    free(buf);
     fclose(f);
     if (!rc && !header) {
         rx_log_error("%s: empty file", path);

@@ -6,6 +6,8 @@
 #include "util/status.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -88,6 +90,23 @@ int rx_topo_add_cable(rx_topo_t *t, uint32_t a, uint32_t b, int cls, double mult
     *y = (rx_topo_link_t){.src = b, .dst = a, .rev = t->nlinks, .cls = (uint8_t)cls, .bw = b0, .lat = l0};
     t->nlinks += 2;
     t->cls_used[cls] = 1;
+    return RX_OK;
+}
+
+int rx_topo_node_lookup(const rx_topo_t *t, const char *s, uint32_t *id)
+{
+    for (uint32_t i = 0; i < t->nnodes; i++)
+        if (t->v[i].name && !strcmp(t->v[i].name, s)) {
+            *id = i;
+            return RX_OK;
+        }
+    const char *d = s[0] == 'n' ? s + 1 : s;
+    char *end;
+    errno = 0;
+    unsigned long v = isdigit((unsigned char)*d) ? strtoul(d, &end, 10) : ULONG_MAX;
+    if (v == ULONG_MAX || errno || *end || v >= t->nnodes || (d != s && t->v[v].name))
+        return RX_ERR_NOTFOUND;
+    *id = (uint32_t)v;
     return RX_OK;
 }
 

@@ -58,31 +58,37 @@ static int rx_hl_item(char *out, size_t olen, const char *item, int (*fn)(const 
 
 int rx_hostlist_expand(const char *expr, int (*fn)(const char *name, void *arg), void *arg)
 {
-    char item[512], out[256];
+    char out[256];
     const char *p = expr;
     if (!*p)
         return RX_ERR_INVAL;
-    while (*p) {
+    /* one item may hold a bracketed list of thousands of numbers: it is copied whole */
+    char *item = malloc(strlen(expr) + 1);
+    if (!item)
+        return RX_ERR_NOMEM;
+    int rc = RX_OK;
+    while (*p && !rc) {
         /* an item ends at a comma outside brackets */
         size_t n = 0;
         int depth = 0;
-        while (p[n] && (depth || p[n] != ',')) {
+        while (p[n] && (depth || p[n] != ',') && depth >= 0) {
             if (p[n] == '[')
                 depth++;
-            else if (p[n] == ']' && --depth < 0)
-                return RX_ERR_INVAL;
+            else if (p[n] == ']')
+                depth--;
             n++;
         }
-        if (depth || n == 0 || n >= sizeof item)
-            return RX_ERR_INVAL;
+        if (depth || n == 0) {
+            rc = RX_ERR_INVAL;
+            break;
+        }
         memcpy(item, p, n);
         item[n] = 0;
-        int rc = rx_hl_item(out, 0, item, fn, arg);
-        if (rc)
-            return rc;
+        rc = rx_hl_item(out, 0, item, fn, arg);
         p += n;
         if (*p == ',')
             p++;
     }
-    return RX_OK;
+    free(item);
+    return rc;
 }

@@ -61,9 +61,12 @@ static int rx_sl_add_node(const char *name, void *arg)
 typedef struct rx_sl_link_ctx {
     rx_topo_t *t;
     rx_names_t *sw;
-    uint32_t parent;
+    uint32_t parent, first_sw; /* parent vertex; vertex of the first switch record */
     const char *path;
     int line;
+    uint32_t *edges; /* parent and child record indexes, two per Switches= entry */
+    uint32_t nedges, ecap, parent_first; /* the current parent's first entry */
+    int reported; /* an error was logged where it was found */
 } rx_sl_link_ctx_t;
 
 static int rx_sl_link_child(const char *name, void *arg)
@@ -76,9 +79,87 @@ static int rx_sl_link_child(const char *name, void *arg)
     }
     if (id == c->parent) {
         rx_log_error("%s:%d: switch %s lists itself", c->path, c->line, name);
+        c->reported = 1;
         return RX_ERR_INVAL;
     }
+    uint32_t pr = c->parent - c->first_sw, cr = id - c->first_sw;
+    for (uint32_t i = c->parent_first; i < c->nedges; i++)
+        if (c->edges[2 * i + 1] == cr) {
+            rx_log_error("%s:%d: switch %s is listed twice", c->path, c->line, name);
+            c->reported = 1;
+            return RX_ERR_INVAL;
+        }
+    if (c->nedges == c->ecap) {
+        uint32_t cap = c->ecap ? c->ecap * 2 : 64;
+        uint32_t *x = realloc(c->edges, 2 * (size_t)cap * sizeof *x);
+        if (!x)
+            return RX_ERR_NOMEM;
+        c->edges = x;
+        c->ecap = cap;
+    }
+    c->edges[2 * c->nedges] = pr;
+    c->edges[2 * c->nedges++ + 1] = cr;
     return rx_topo_add_cable(c->t, c->parent, id, RX_LC_L1, 1, 0, 0);
+}
+
+/* A tree has no switch that is its own ancestor; a cycle would join switches twice and leave
+ * routing and graph tools with a fabric that is not the one described. Depth-first search over
+ * the Switches= lists, iterative so that long chains cannot exhaust the stack. */
+static int rx_sl_check_cycles(const rx_sl_link_ctx_t *c, const rx_sl_rec_t *recs, uint32_t nrec)
+{
+    uint32_t *start = calloc(nrec + 1, sizeof *start), *child = malloc((c->nedges + 1) * sizeof *child);
+    uint32_t *stack = malloc((nrec + 1) * sizeof *stack), *next = calloc(nrec, sizeof *next);
+    uint8_t *color = calloc(nrec, 1);
+    int rc = RX_ERR_NOMEM;
+    if (!start || !child || !stack || !next || !color)
+        goto out;
+    for (uint32_t i = 0; i < c->nedges; i++)
+        start[c->edges[2 * i] + 1]++;
+    for (uint32_t r = 0; r < nrec; r++)
+        start[r + 1] += start[r];
+    for (uint32_t i = 0; i < c->nedges; i++)
+        child[start[c->edges[2 * i]] + next[c->edges[2 * i]]++] = c->edges[2 * i + 1];
+    rc = RX_OK;
+    for (uint32_t root = 0; root < nrec && !rc; root++) {
+        if (color[root])
+            continue;
+        uint32_t depth = 0;
+        stack[depth++] = root;
+        color[root] = 1;
+        next[root] = start[root];
+        while (depth && !rc) {
+            uint32_t v = stack[depth - 1];
+            if (next[v] == start[v + 1]) {
+                color[v] = 2;
+                depth--;
+                continue;
+            }
+            uint32_t w = child[next[v]++];
+            if (color[w] == 1) {
+                char path[512];
+                int n = 0;
+                uint32_t k = depth;
+                while (stack[k - 1] != w)
+                    k--;
+                for (uint32_t j = k - 1; j < depth && n < 400; j++)
+                    n += snprintf(path + n, sizeof path - n, "%s -> ", recs[stack[j]].name);
+                snprintf(path + n, sizeof path - n, "%s", recs[w].name);
+                rx_log_error("%s:%d: switch cycle %s (a tree plugin topology has none)", c->path, recs[v].line, path);
+                rc = RX_ERR_INVAL;
+            } else if (!color[w]) {
+                color[w] = 1;
+                next[w] = start[w];
+                stack[depth++] = w;
+            }
+        }
+    }
+out:
+    free(start);
+    free(child);
+    free(stack);
+    free(next);
+    free(color);
+    return rc;
 }
 
 int rx_topo_load_slurm(const char *path, rx_topo_t **out)
@@ -91,8 +172,9 @@ int rx_topo_load_slurm(const char *path, rx_topo_t **out)
     rx_sl_rec_t *recs = NULL;
     uint32_t nrec = 0, rcap = 0;
     int line = 0, rc = RX_OK, nblocks = 0, ntree = 0;
-    char buf[8192];
-    while (!rc && fgets(buf, sizeof buf, f)) {
+    char *buf = NULL; /* lines of any length: a Nodes= list of thousands of names is one line */
+    size_t bcap = 0;
+    while (!rc && getline(&buf, &bcap, f) >= 0) {
         line++;
         char *hash = strchr(buf, '#');
         if (hash)
@@ -169,6 +251,11 @@ int rx_topo_load_slurm(const char *path, rx_topo_t **out)
         free(r.nodes);
         free(r.switches);
     }
+    if (!rc && ferror(f)) {
+        rx_log_error("%s:%d: %s", path, line + 1, strerror(errno));
+        rc = RX_ERR_IO;
+    }
+    free(buf);
     fclose(f);
     if (!rc && nblocks && ntree) {
         rx_log_error("%s: mixes SwitchName (tree) and BlockName (block) lines", path);
@@ -210,17 +297,23 @@ int rx_topo_load_slurm(const char *path, rx_topo_t **out)
         rc = rx_topo_add_vertex(t, RX_TOPO_SWITCH, 2, 0, "block-top", &top);
     for (uint32_t i = 0; !rc && i < c.n; i++)
         rc = rx_topo_add_cable(t, i, rx_names_get(&sw, recs[c.owner[i]].name), RX_LC_HOST, 1, 0, 0);
+    rx_sl_link_ctx_t lc = {.t = t, .sw = &sw, .first_sw = c.n, .path = path};
     for (uint32_t i = 0; !rc && i < nrec; i++) {
         uint32_t me = rx_names_get(&sw, recs[i].name);
         if (recs[i].block) {
             rc = rx_topo_add_cable(t, top, me, RX_LC_L1, 1, 0, 0);
         } else if (recs[i].switches) {
-            rx_sl_link_ctx_t lc = {t, &sw, me, path, recs[i].line};
+            lc.parent = me;
+            lc.line = recs[i].line;
+            lc.parent_first = lc.nedges;
             rc = rx_hostlist_expand(recs[i].switches, rx_sl_link_child, &lc);
-            if (rc == RX_ERR_INVAL)
+            if (rc == RX_ERR_INVAL && !lc.reported)
                 rx_log_error("%s:%d: bad switch list \"%s\"", path, recs[i].line, recs[i].switches);
         }
     }
+    if (!rc && lc.nedges)
+        rc = rx_sl_check_cycles(&lc, recs, nrec);
+    free(lc.edges);
     if (!rc)
         rc = rx_topo_finalize(t);
     if (!rc) {

@@ -4,6 +4,7 @@
 #include "place.h"
 #include "names.h"
 #include "route.h"
+#include "scotch_graph.h"
 #include "util/log.h"
 #include "util/status.h"
 #include "util/timer.h"
@@ -335,7 +336,7 @@ static int rx_place_scotch(rx_topo_t *t, const rx_commat_t *m, const uint32_t *n
     SCOTCH_Arch full, sub;
     SCOTCH_Strat st;
     SCOTCH_Graph fg;
-    SCOTCH_Num *fvert = NULL, *fedge = NULL;
+    rx_scotch_graph_t fsg = {0};
     SCOTCH_graphInit(&g);
     SCOTCH_stratInit(&st);
     SCOTCH_archInit(&full);
@@ -367,21 +368,10 @@ static int rx_place_scotch(rx_topo_t *t, const rx_commat_t *m, const uint32_t *n
         }
     } else {
         /* loaded fabric: Scotch derives distances from the fabric graph itself */
-        SCOTCH_Num V = t->nverts, E = t->nlinks;
-        fvert = malloc((V + 1) * sizeof *fvert);
-        fedge = malloc((E + 1) * sizeof *fedge);
-        if (!fvert || !fedge) {
-            rc = RX_ERR_NOMEM;
+        if ((rc = rx_scotch_graph_build(t, &fsg)))
             goto scotch_out;
-        }
-        SCOTCH_Num e = 0;
-        for (uint32_t v = 0; v < t->nverts; v++) {
-            fvert[v] = e;
-            for (uint32_t i = 0; i < t->v[v].nports; i++)
-                fedge[e++] = t->l[t->out[t->v[v].port0 + i]].dst;
-        }
-        fvert[V] = e;
-        if (SCOTCH_graphBuild(&fg, 0, V, fvert, fvert + 1, NULL, NULL, e, fedge, NULL) ||
+        rc = RX_ERR_INTERN;
+        if (SCOTCH_graphBuild(&fg, 0, fsg.nverts, fsg.vert, fsg.vert + 1, NULL, NULL, fsg.narcs, fsg.edge, NULL) ||
             SCOTCH_archBuild2(&full, &fg, n, list)) {
             rx_log_error("rdmx-topo: Scotch could not build an architecture from the fabric");
             goto scotch_out;
@@ -443,8 +433,7 @@ scotch_out:
     SCOTCH_archExit(&sub);
     SCOTCH_archExit(&full);
     SCOTCH_stratExit(&st);
-    free(fvert);
-    free(fedge);
+    rx_scotch_graph_free(&fsg);
 out:
     rx_commat_free(&sym);
     free(vert);
@@ -645,12 +634,13 @@ int rx_place_from_option(rx_topo_t *t, const rx_workload_t *w, const char *spec,
             return RX_ERR_IO;
         }
         rx_names_t names = {0};
-        char buf[256];
+        char nb[64], *buf = NULL;
+        size_t bcap = 0;
         for (uint32_t i = 0; i < t->nnodes && !rc; i++)
-            rc = rx_names_put(&names, rx_node_name(t, i, buf, 64), i);
+            rc = rx_names_put(&names, rx_node_name(t, i, nb, sizeof nb), i);
         uint32_t r = 0;
         int line = 0;
-        while (!rc && r < w->nranks && fgets(buf, sizeof buf, f)) {
+        while (!rc && r < w->nranks && getline(&buf, &bcap, f) >= 0) {
             line++;
             buf[strcspn(buf, " \t\r\n:#")] = 0; /* "host", "host:slots" */
             if (!*buf)
@@ -667,6 +657,7 @@ int rx_place_from_option(rx_topo_t *t, const rx_workload_t *w, const char *spec,
             rx_log_error("%s: %u hosts for %u ranks", path, r, w->nranks);
             rc = RX_ERR_INVAL;
         }
+        free(buf);
         fclose(f);
         rx_names_free(&names);
     } else {

@@ -148,24 +148,29 @@ int rx_workload_schedule(const char *path, uint32_t want, rx_workload_t *wl)
         rx_log_error("%s: %s", path, strerror(errno));
         return RX_ERR_IO;
     }
-    char buf[4096], name[128] = "";
+    char *buf = NULL, *copy = NULL, name[128] = ""; /* lines of any length */
+    size_t bcap = 0, ccap = 0;
     int line = 0, rc = RX_OK, inblock = 0, found = 0, nblocks = 0;
     rx_sched_t *s = NULL, *active = NULL; /* the chosen block; the block being read if it is that one */
     rx_sched_rank_t *cur = NULL;
     uint32_t sizes[64], nsizes = 0;
-    while (!rc && fgets(buf, sizeof buf, f)) {
+    ssize_t len;
+    while (!rc && (len = getline(&buf, &bcap, f)) >= 0) {
         line++;
-        if (!strchr(buf, '\n') && !feof(f)) {
-            rx_log_error("%s:%d: line too long", path, line);
-            rc = RX_ERR_INVAL;
-            break;
-        }
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = 0;
         char *w[16];
-        char copy[4096];
-        snprintf(copy, sizeof copy, "%s", buf);
+        if ((size_t)len + 1 > ccap) {
+            char *x = realloc(copy, (size_t)len + 1);
+            if (!x) {
+                rc = RX_ERR_NOMEM;
+                break;
+            }
+            copy = x;
+            ccap = (size_t)len + 1;
+        }
+        strcpy(copy, buf);
         int nw = rx_split(copy, w, 16);
         if (!nw)
             continue;
@@ -252,13 +257,17 @@ int rx_workload_schedule(const char *path, uint32_t want, rx_workload_t *wl)
         char *save;
         for (char *part = strtok_r(rest, ";", &save); part && !rc; part = strtok_r(NULL, ";", &save)) {
             char *sw[8];
-            char pc[512];
-            snprintf(pc, sizeof pc, "%s", part);
-            int ns = rx_split(pc, sw, 8);
+            int ns = rx_split(part, sw, 8); /* in place: strtok_r has moved past this part */
             if (ns)
                 rc = rx_sched_step(path, line, s, cur, sw, ns);
         }
     }
+    if (!rc && ferror(f)) {
+        rx_log_error("%s:%d: %s", path, line + 1, strerror(errno));
+        rc = RX_ERR_IO;
+    }
+    free(buf);
+    free(copy);
     fclose(f);
     if (!rc && inblock) {
         rx_log_error("%s:%d: block not closed with \"end\"", path, line);

@@ -99,6 +99,9 @@ void rx_topo_set_class(rx_topo_t *t, int cls, double bw, double lat);
 const char *rx_topo_class_name(const rx_topo_t *t, int cls);
 /* Outgoing link of vertex v to vertex w, or UINT32_MAX. */
 uint32_t rx_topo_link_between(const rx_topo_t *t, uint32_t v, uint32_t w);
+/* Resolves a node given by name (loaded fabrics keep their host names; generated nodes are
+ * "n0", "n1", ...) or by decimal id. RX_ERR_NOTFOUND if it names no node. */
+int rx_topo_node_lookup(const rx_topo_t *t, const char *s, uint32_t *id);
 /* Injection link of a node (its first port). */
 static inline uint32_t rx_topo_inject(const rx_topo_t *t, uint32_t node) { return t->out[t->v[node].port0]; }
 static inline uint32_t rx_topo_eject(const rx_topo_t *t, uint32_t node) { return t->l[rx_topo_inject(t, node)].rev; }

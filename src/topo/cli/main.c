@@ -10,6 +10,8 @@
 #include "util/log.h"
 #include "util/status.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@ static void rx_usage(FILE *f)
             "usage: rdmx-topo COMMAND [options]\n"
             "commands:\n"
             "  info      -t FABRIC                         sizes, radix, distances, bisection\n"
-            "  route     -t FABRIC SRC DST [--routing R]    the links of one route\n"
+            "  route     -t FABRIC SRC DST [--routing R]    the links of one route (SRC, DST: node names or ids)\n"
             "  sim       -t FABRIC (--pattern P | --schedule FILE) [options]\n"
             "  schedule  --algo ALGO -n RANKS --bytes B [-o FILE]\n"
             "  place     -t FABRIC (--matrix FILE | --pattern P) -n RANKS [options]\n"
@@ -82,6 +84,25 @@ static int rx_parse_u(const char *s, uint64_t *v)
     return 0;
 }
 
+/* XxYxZ, each at least 1, at most 2^24 points in all */
+static int rx_parse_grid(const char *s, uint32_t g[3])
+{
+    uint64_t prod = 1;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            return -1;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || v == 0 || v > (1u << 24) || *end != (i < 2 ? 'x' : 0))
+            return -1;
+        g[i] = (uint32_t)v;
+        prod *= v;
+        s = end + 1;
+    }
+    return prod > (1u << 24) ? -1 : 0;
+}
+
 static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
 {
     int o;
@@ -97,8 +118,8 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
         case 'o': c->out = optarg; break;
         case O_PATTERN: c->pattern = optarg; break;
         case O_SCHEDULE: c->schedule = optarg; break;
-        case O_BYTES:
-            if (rx_parse_u(optarg, &c->bytes))
+        case O_BYTES: /* 0 is refused, not taken as "the default" */
+            if (rx_parse_u(optarg, &c->bytes) || c->bytes == 0)
                 goto bad;
             break;
         case O_ROUTING: c->routing = optarg; break;
@@ -120,7 +141,7 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
             c->flows = (uint32_t)v;
             break;
         case O_GRID:
-            if (sscanf(optarg, "%ux%ux%u", &c->grid[0], &c->grid[1], &c->grid[2]) != 3)
+            if (rx_parse_grid(optarg, c->grid))
                 goto bad;
             break;
         case O_ITER:
@@ -138,7 +159,11 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
         case O_CSV: c->csv = optarg; break;
         case O_SVG: c->svg = optarg; break;
         case O_PNG: c->png = optarg; break;
-        case O_TOP: c->top = atoi(optarg); break;
+        case O_TOP:
+            if (rx_parse_u(optarg, &v) || v == 0 || v > 1000000)
+                goto bad;
+            c->top = (int)v;
+            break;
         case O_LINK:
             if (c->nlinks == 16)
                 goto bad;
@@ -190,7 +215,7 @@ static int rx_cmd_info(rx_cli_t *c)
 static int rx_cmd_route(rx_cli_t *c, int argc, char **argv)
 {
     if (optind + 2 != argc) {
-        rx_log_error("rdmx-topo route: give SRC and DST node ids");
+        rx_log_error("rdmx-topo route: give SRC and DST (node names or ids)");
         return RX_ERR_INVAL;
     }
     rx_topo_t *t;
@@ -198,13 +223,19 @@ static int rx_cmd_route(rx_cli_t *c, int argc, char **argv)
     if (rc)
         return rc;
     rx_router_t r = {.t = t, .seed = c->seed};
-    uint32_t s = (uint32_t)strtoul(argv[optind], NULL, 10), d = (uint32_t)strtoul(argv[optind + 1], NULL, 10);
+    uint32_t s = 0, d = 0;
     if (c->routing)
         rc = rx_route_parse(t, c->routing, &r.algo);
     uint32_t path[RX_ROUTE_MAXHOPS];
     int n = 0;
-    if (!rc && (s >= t->nnodes || d >= t->nnodes || s == d)) {
-        rx_log_error("rdmx-topo route: SRC and DST must be distinct node ids below %u", t->nnodes);
+    for (int i = 0; i < 2 && !rc; i++)
+        if (rx_topo_node_lookup(t, argv[optind + i], i ? &d : &s)) {
+            rx_log_error("rdmx-topo route: \"%s\" is neither a node name nor a node id below %u", argv[optind + i],
+                         t->nnodes);
+            rc = RX_ERR_INVAL;
+        }
+    if (!rc && s == d) {
+        rx_log_error("rdmx-topo route: SRC and DST are the same node");
         rc = RX_ERR_INVAL;
     }
     if (!rc)

@@ -254,6 +254,28 @@ RX_MPI_API(double, Wtick, (void))
 RX_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen))
 RX_MPI_API(int, Error_class, (int errorcode, int *errorclass))
 
+/* info objects */
+RX_MPI_API(int, Info_create, (MPI_Info *info))
+RX_MPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
+RX_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+RX_MPI_API(int, Info_free, (MPI_Info *info))
+RX_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
+RX_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+RX_MPI_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value,
+                                  int *flag))
+RX_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+RX_MPI_API(int, Info_delete, (MPI_Info info, const char *key))
+RX_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+RX_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+RX_MPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+RX_MPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+RX_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+RX_MPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+RX_MPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                      MPI_Request *request))
+RX_MPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info))
+RX_MPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+
 /* communicators and groups */
 RX_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
 RX_MPI_API(int, Comm_size, (MPI_Comm comm, int *size))

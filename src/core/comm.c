@@ -51,12 +51,19 @@ uint32_t *rx_ctx_mask(void)
     return rx_ctx_free;
 }
 
-int rx_ctx_pick(const uint32_t *common)
+static int rx_ctx_pick_in(const uint32_t *common, int first_word, int end_word)
 {
-    for (int w = 0; w < RX_CTX_WORDS; w++)
+    for (int w = first_word; w < end_word; w++)
         if (common[w])
             return w * 32 + __builtin_ctz(common[w]);
     return -1;
+}
+
+int rx_ctx_pick(const uint32_t *common) { return rx_ctx_pick_in(common, 0, RX_CTX_NB_FIRST / 32); }
+
+int rx_ctx_pick_nb(const uint32_t *common)
+{
+    return rx_ctx_pick_in(common, RX_CTX_NB_FIRST / 32, RX_CTX_WORDS);
 }
 
 void rx_ctx_take(int id) { rx_ctx_mask()[id / 32] &= ~(1u << (id % 32)); }

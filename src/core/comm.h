@@ -37,6 +37,7 @@ typedef struct rx_comm {
     int local_rank, local_size;  /* among members on this node */
     int busy;                    /* requests holding it (rx_req_hold_comm) */
     int freed;                   /* MPI_Comm_free came while busy: reclaimed when idle */
+    void *hints;                 /* info hints (the binding's rx_info_t), or NULL */
     char name[128];
 } rx_comm_t;
 
@@ -63,6 +64,12 @@ int rx_group_rank_of(const rx_group_t *g, int w);
 #define RX_CTX_WORDS (RX_CTX_MAX / 2 / 32)
 uint32_t *rx_ctx_mask(void);
 int rx_ctx_pick(const uint32_t *common); /* lowest free id in common, or -1 */
+/* Ids from RX_CTX_NB_FIRST up are agreed only by nonblocking creation
+ * (MPI_Comm_idup), the others only by blocking creation: a nonblocking
+ * agreement reserves its id during progress, maybe inside a blocking
+ * agreement whose snapshot of the free ids would then be stale. */
+#define RX_CTX_NB_FIRST (RX_CTX_MAX / 4)
+int rx_ctx_pick_nb(const uint32_t *common); /* lowest free id >= RX_CTX_NB_FIRST, or -1 */
 void rx_ctx_take(int id);
 void rx_ctx_release(int id);
 

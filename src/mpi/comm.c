@@ -2,6 +2,7 @@
  * Communicators: the predefined ones, creation (dup, split) with context-id
  * agreement, comparison, names. Attributes live in attr.c. */
 #include "mpi_impl.h"
+#include "info_impl.h"
 #include "coll/neighbor.h"
 #include "dtype/basic.h"
 
@@ -58,6 +59,7 @@ void rx_comm_fini_all(void)
         if (c) {
             rx_attr_delete_all(c);
             rx_coll_comm_release(c);
+            rx_info_destroy(c->hints);
             rx_comm_destroy(c);
         }
     }
@@ -110,6 +112,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
     n->topo_kind = c->topo ? c->topo_kind : 0;
     if (rx_attr_copy_all(c, n) != RX_OK)
+    if (c->hints && !(n->hints = rx_info_copy(c->hints))) /* and the hints (MPI-3.1 6.4.2) */
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
         return rx_mpi_err(c, MPI_ERR_OTHER, "MPI_Comm_dup", "an attribute copy callback failed");
     return MPI_SUCCESS;
 }
@@ -186,6 +190,7 @@ void rx_comm_reclaim_now(rx_comm_t *c)
     rx_ctx_release((int)(c->ctx / 2));
     rx_htab_del(&rx_comm_table, c->handle);
     rx_comm_destroy(c);
+    rx_info_destroy(c->hints);
 }
 
 int PMPI_Comm_free(MPI_Comm *comm)

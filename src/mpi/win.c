@@ -116,8 +116,10 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 {
     RX_CHECK_INIT("MPI_Win_create");
     RX_GET_COMM(c, comm, "MPI_Win_create");
-    (void)info;
-    return rx_win_new(c, RX_WIN_FLAVOR_CREATE, base, size, disp_unit, NULL, win, "MPI_Win_create");
+    int rc = rx_win_info_arg(c, info, "MPI_Win_create");
+    if (rc == MPI_SUCCESS)
+        rc = rx_win_new(c, RX_WIN_FLAVOR_CREATE, base, size, disp_unit, NULL, win, "MPI_Win_create");
+    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_create") : rc;
 }
 RX_ALIAS(Win_create)
 
@@ -126,9 +128,11 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 {
     RX_CHECK_INIT("MPI_Win_allocate");
     RX_GET_COMM(c, comm, "MPI_Win_allocate");
-    (void)info;
-    return rx_win_new(c, RX_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, baseptr, win,
-                      "MPI_Win_allocate");
+    int rc = rx_win_info_arg(c, info, "MPI_Win_allocate");
+    if (rc == MPI_SUCCESS)
+        rc = rx_win_new(c, RX_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, baseptr, win,
+                        "MPI_Win_allocate");
+    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_allocate") : rc;
 }
 RX_ALIAS(Win_allocate)
 
@@ -137,9 +141,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 {
     RX_CHECK_INIT("MPI_Win_allocate_shared");
     RX_GET_COMM(c, comm, "MPI_Win_allocate_shared");
-    (void)info;
-    return rx_win_new(c, RX_WIN_FLAVOR_SHARED, NULL, size, disp_unit, baseptr, win,
-                      "MPI_Win_allocate_shared");
+    int rc = rx_win_info_arg(c, info, "MPI_Win_allocate_shared");
+    if (rc == MPI_SUCCESS)
+        rc = rx_win_new(c, RX_WIN_FLAVOR_SHARED, NULL, size, disp_unit, baseptr, win,
+                        "MPI_Win_allocate_shared");
+    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_allocate_shared") : rc;
 }
 RX_ALIAS(Win_allocate_shared)
 
@@ -147,8 +153,10 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     RX_CHECK_INIT("MPI_Win_create_dynamic");
     RX_GET_COMM(c, comm, "MPI_Win_create_dynamic");
-    (void)info;
-    return rx_win_new(c, RX_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, NULL, win, "MPI_Win_create_dynamic");
+    int rc = rx_win_info_arg(c, info, "MPI_Win_create_dynamic");
+    if (rc == MPI_SUCCESS)
+        rc = rx_win_new(c, RX_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, NULL, win, "MPI_Win_create_dynamic");
+    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_create_dynamic") : rc;
 }
 RX_ALIAS(Win_create_dynamic)
 

@@ -15,6 +15,11 @@ static inline MPI_Win rx_win_handle(const rx_win_t *w) { return RX_HANDLE(RX_KIN
 int rx_win_err(rx_win_t *w, int cls, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Window creation's info argument (comm_info.c): check it before, merge
+ * its hints into the new window's after. */
+int rx_win_info_arg(rx_comm_t *c, MPI_Info info, const char *fn);
+int rx_win_hints_init(MPI_Win win, MPI_Info info, const char *fn);
+
 #define RX_GET_WIN(w, handle, fn)                                                   \
     rx_win_t *w = rx_win_get(handle);                                               \
     if (__builtin_expect(!w, 0))                                                    \

@@ -307,6 +307,11 @@ RX_MPI_API(int, Group_free, (MPI_Group *group))
 RX_MPI_API(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[],
                                         MPI_Group group2, int ranks2[]))
 RX_MPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+RX_MPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RX_MPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RX_MPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RX_MPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+RX_MPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
 
 /* point-to-point */
 RX_MPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))

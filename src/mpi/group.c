@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Groups. */
-#include "mpi_impl.h"
+#include "group_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +27,6 @@ int rx_group_compare(const rx_group_t *a, const rx_group_t *b)
     return same_order ? MPI_IDENT : MPI_SIMILAR;
 }
 
-#define RX_GET_GROUP(g, handle, fn)                                                 \
-    rx_group_t *g = rx_group_get(handle);                                           \
-    if (!g)                                                                         \
-        return rx_mpi_err(NULL, MPI_ERR_GROUP, fn, "invalid group%s",               \
-                          (handle) == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "")
-
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     RX_CHECK_INIT("MPI_Group_size");
@@ -55,7 +49,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 }
 RX_ALIAS(Group_rank)
 
-static int rx_group_out(rx_group_t *ng, MPI_Group *newgroup, const char *fn)
+int rx_group_out(rx_group_t *ng, MPI_Group *newgroup, const char *fn)
 {
     ng->rank = rx_group_rank_of(ng, rx_rt.rank);
     if (rx_group_register(ng) != RX_OK) {
@@ -67,7 +61,7 @@ static int rx_group_out(rx_group_t *ng, MPI_Group *newgroup, const char *fn)
 }
 
 /* Ranks must be valid and distinct (MPI-3.1 6.3.2). */
-static int rx_group_check_ranks(const rx_group_t *g, int n, const int ranks[], const char *fn)
+int rx_group_check_ranks(const rx_group_t *g, int n, const int ranks[], const char *fn)
 {
     if (n < 0 || n > g->size)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "n = %d outside 0..%d", n, g->size);

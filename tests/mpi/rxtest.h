@@ -108,6 +108,16 @@ RXT_FN const char *rxt_class_name(int cls)
         }                                                                                         \
     } while (0)
 
+/* The call must fail with one of two classes (where implementations differ). */
+#define RXT_EXPECT_EITHER(c1, c2, call)                                                           \
+    do {                                                                                          \
+        int rxt_rc_ = (call), rxt_cls_ = -1;                                                      \
+        MPI_Error_class(rxt_rc_, &rxt_cls_);                                                      \
+        if (rxt_rc_ == MPI_SUCCESS || (rxt_cls_ != (c1) && rxt_cls_ != (c2)))                     \
+            rxt_vfail(__FILE__, __LINE__, #call, "class %s (%d), expected %s or %s",              \
+                      rxt_class_name(rxt_cls_), rxt_cls_, #c1, #c2);                              \
+    } while (0)
+
 RXT_FN void rxt_watchdog(int sig)
 {
     (void)sig;

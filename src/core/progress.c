@@ -8,19 +8,35 @@
 #include <time.h>
 
 #define RX_HOOK_MAX 8
-static rx_progress_hook_t rx_hooks[RX_HOOK_MAX];
+/* Each hook may own a count of messages it holds for lack of ring space (one
+ * per producer: a flag shared by the layers was cleared by one of them while
+ * the other still had messages queued). */
+static struct {
+    rx_progress_hook_t fn;
+    const int *queued;
+} rx_hooks[RX_HOOK_MAX];
 static int rx_nhooks;
-int rx_progress_backlog;
 int rx_progress_helped;
 
-int rx_progress_hook_add(rx_progress_hook_t hook)
+int rx_progress_hook_add_queue(rx_progress_hook_t hook, const int *queued)
 {
     for (int i = 0; i < rx_nhooks; i++)
-        if (rx_hooks[i] == hook)
+        if (rx_hooks[i].fn == hook)
             return 0;
     if (rx_nhooks == RX_HOOK_MAX)
         return -1;
-    rx_hooks[rx_nhooks++] = hook;
+    rx_hooks[rx_nhooks].fn = hook;
+    rx_hooks[rx_nhooks++].queued = queued;
+    return 0;
+}
+
+int rx_progress_hook_add(rx_progress_hook_t hook) { return rx_progress_hook_add_queue(hook, NULL); }
+
+static int rx_progress_backlogged(void)
+{
+    for (int i = 0; i < rx_nhooks; i++)
+        if (rx_hooks[i].queued && *rx_hooks[i].queued)
+            return 1;
     return 0;
 }
 
@@ -30,7 +46,7 @@ int rx_progress(void)
     for (int i = 0; i < rx_rt.ntl; i++)
         n += rx_rt.tls[i]->progress(rx_rt.tls[i]);
     for (int i = 0; i < rx_nhooks; i++)
-        n += rx_hooks[i]();
+        n += rx_hooks[i].fn();
     return n;
 }
 
@@ -51,10 +67,11 @@ void rx_wait_idle_slow(rx_waiter_t *w)
     }
     /* the doorbell wakes for shared-memory messages only: with the network
      * transport active, sleep in short slices instead */
+    int backlog = rx_progress_backlogged();
     if (rx_rt.shm_tl && rx_rt.shm_tl->sleep && !rx_rt.ofi_tl) {
-        rx_rt.shm_tl->sleep(rx_rt.shm_tl, rx_progress_backlog ? 200 : 20000);
+        rx_rt.shm_tl->sleep(rx_rt.shm_tl, backlog ? 200 : 20000);
     } else {
-        struct timespec ts = {0, rx_progress_backlog ? 20000 : 200000};
+        struct timespec ts = {0, backlog ? 20000 : 200000};
         nanosleep(&ts, NULL);
     }
 }

@@ -51,9 +51,11 @@ int rx_progress(void);
  * schedules) to be driven by rx_progress. */
 typedef int (*rx_progress_hook_t)(void);
 int rx_progress_hook_add(rx_progress_hook_t hook);
-/* Nonzero while an upper layer has work waiting for ring space; waits then
- * sleep in short slices since no doorbell announces freed space. */
-extern int rx_progress_backlog;
+/* The same for a hook that sends messages it queued for lack of ring space:
+ * *queued is the number it holds, written by that layer alone. While any
+ * hook's count is nonzero, waits sleep in short slices since no doorbell
+ * announces freed space. Returns 0, or -1 when the table is full. */
+int rx_progress_hook_add_queue(rx_progress_hook_t hook, const int *queued);
 /* nonblocking direct collectives in flight (coll/offload.c): waits yield
  * instead of sleeping, since their peers and the offload thread signal
  * through the node-shared region, which rings no doorbell */

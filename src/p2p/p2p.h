@@ -119,6 +119,8 @@ int rx_pend_empty(int world);
 int rx_pend_push_req(int world, int kind, rx_req_t *req);
 int rx_pend_push_ctrl(int world, const rx_am_hdr_t *hdr, const void *payload, size_t len);
 int rx_pend_progress(void);
+/* Drive the queues from the progress engine; their length counts as backlog. */
+int rx_pend_init(void);
 void rx_pend_fini(void);
 /* Send a control message now, or queue it behind earlier ones. */
 int rx_p2p_send_ctrl(int world, uint8_t type, uint64_t cookie, const void *payload, size_t len);

@@ -54,7 +54,6 @@ static int rx_pend_append(int world, rx_pend_t *p)
         q->head = p;
     q->tail = p;
     rx_pend_count++;
-    rx_progress_backlog = 1;
     return RX_OK;
 }
 
@@ -145,8 +144,12 @@ int rx_pend_progress(void)
             n++;
         }
     }
-    rx_progress_backlog = rx_pend_count != 0;
     return n;
+}
+
+int rx_pend_init(void)
+{
+    return rx_progress_hook_add_queue(rx_pend_progress, &rx_pend_count) == 0 ? RX_OK : RX_ERR_INTERN;
 }
 
 void rx_pend_fini(void)

@@ -249,7 +249,7 @@ int rx_p2p_cancel_recv(rx_req_t *req)
 
 int rx_p2p_init(void)
 {
-    return rx_progress_hook_add(rx_pend_progress) == 0 ? RX_OK : RX_ERR_INTERN;
+    return rx_pend_init();
 }
 
 void rx_p2p_req_finish(rx_req_t *r)

@@ -70,6 +70,7 @@ typedef struct rx_lock_wait {
 } rx_lock_wait_t;
 
 static rx_am_out_t *rx_outq_head, *rx_outq_tail;
+static int rx_outq_len; /* this layer's backlog, read by the progress engine */
 static rx_lock_wait_t *rx_lock_waiters;
 static rx_win_t *rx_live_wins;
 static unsigned char *rx_scratch_origin, *rx_scratch_reply;
@@ -138,7 +139,7 @@ static void rx_am_reply(int world, const rx_am_hdr_t *hdr, const void *p1, size_
     else
         rx_outq_head = o;
     rx_outq_tail = o;
-    rx_progress_backlog = 1;
+    rx_outq_len++;
 }
 
 static int rx_am_progress(void)
@@ -152,6 +153,7 @@ static int rx_am_progress(void)
         rx_outq_head = o->next;
         if (!rx_outq_head)
             rx_outq_tail = NULL;
+        rx_outq_len--;
         free(o);
         n++;
     }
@@ -336,7 +338,7 @@ int rx_rma_am_init(void)
     rx_scratch_reply = malloc(m);
     if (!rx_scratch_origin || !rx_scratch_reply)
         return RX_ERR_NOMEM;
-    if (rx_progress_hook_add(rx_am_progress) != 0)
+    if (rx_progress_hook_add_queue(rx_am_progress, &rx_outq_len) != 0)
         return RX_ERR_INTERN;
     rx_p2p_rma_hook = rx_rma_am_handler;
     return RX_OK;

@@ -626,6 +626,16 @@ RX_MPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *
 RX_MPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
                                        int *sourceweights, int maxoutdegree, int destinations[],
                                        int *destweights))
+RX_MPI_API(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[],
+                               const int edges[], int reorder, MPI_Comm *comm_graph))
+RX_MPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+RX_MPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+RX_MPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+RX_MPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+RX_MPI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                            int *newrank))
+RX_MPI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                           int *newrank))
 /* neighbourhood collectives */
 RX_MPI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,

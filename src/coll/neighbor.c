@@ -13,9 +13,16 @@
 
 #define RX_PROC_NULL (-2)
 
-rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg)
+static size_t rx_topo_ints(int ndims, int indeg, int outdeg, int nnodes, int nedges)
 {
-    size_t ints = 3 * (size_t)ndims + 2 * (size_t)indeg + 2 * (size_t)outdeg;
+    return 3 * (size_t)ndims + 2 * (size_t)indeg + 2 * (size_t)outdeg + (size_t)nnodes +
+           (size_t)nedges;
+}
+
+static rx_topo_t *rx_topo_alloc(int kind, int ndims, int indeg, int outdeg, int nnodes,
+                                int nedges)
+{
+    size_t ints = rx_topo_ints(ndims, indeg, outdeg, nnodes, nedges);
     rx_topo_t *t = calloc(1, sizeof *t + ints * sizeof(int));
     if (!t)
         return NULL;
@@ -23,6 +30,8 @@ rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg)
     t->ndims = ndims;
     t->indeg = indeg;
     t->outdeg = outdeg;
+    t->nnodes = nnodes;
+    t->nedges = nedges;
     int *p = t->data;
     t->dims = p, p += ndims;
     t->periods = p, p += ndims;
@@ -30,17 +39,29 @@ rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg)
     t->in = p, p += indeg;
     t->inw = p, p += indeg;
     t->out = p, p += outdeg;
-    t->outw = p;
+    t->outw = p, p += outdeg;
+    t->index = p, p += nnodes;
+    t->edges = p;
     return t;
+}
+
+rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg)
+{
+    return rx_topo_alloc(kind, ndims, indeg, outdeg, 0, 0);
+}
+
+rx_topo_t *rx_topo_new_graph(int kind, int nnodes, int nedges, int deg)
+{
+    return rx_topo_alloc(kind, 0, deg, deg, nnodes, nedges);
 }
 
 rx_topo_t *rx_topo_copy(const rx_topo_t *t)
 {
-    rx_topo_t *n = rx_topo_new(t->kind, t->ndims, t->indeg, t->outdeg);
+    rx_topo_t *n = rx_topo_alloc(t->kind, t->ndims, t->indeg, t->outdeg, t->nnodes, t->nedges);
     if (!n)
         return NULL;
-    size_t ints = 3 * (size_t)t->ndims + 2 * (size_t)t->indeg + 2 * (size_t)t->outdeg;
-    memcpy(n->data, t->data, ints * sizeof(int));
+    memcpy(n->data, t->data,
+           rx_topo_ints(t->ndims, t->indeg, t->outdeg, t->nnodes, t->nedges) * sizeof(int));
     n->weighted = t->weighted;
     return n;
 }

@@ -2,11 +2,13 @@
  * Process topologies as the collectives see them, and neighbourhood
  * collectives over them.
  *
- * A communicator with a topology (c->topo_kind MPI_CART or MPI_DIST_GRAPH)
- * points c->topo at one rx_topo_t allocation (freed with the communicator).
- * Its in- and out-neighbour lists follow MPI: for a Cartesian topology both
- * are, per dimension d, the neighbour at -1 then the one at +1 (MPI_PROC_NULL
- * past a non-periodic border); for a distributed graph the lists as given.
+ * A communicator with a topology (c->topo_kind MPI_CART, MPI_GRAPH or
+ * MPI_DIST_GRAPH) points c->topo at one rx_topo_t allocation (freed with the
+ * communicator). Its in- and out-neighbour lists follow MPI: for a Cartesian
+ * topology both are, per dimension d, the neighbour at -1 then the one at +1
+ * (MPI_PROC_NULL past a non-periodic border); for a graph both are this
+ * rank's edges in order (and every rank keeps the whole graph, index and
+ * edges, for MPI_Graph_get); for a distributed graph the lists as given.
  *
  * A neighbourhood collective is a list of transfers (one per neighbour and
  * direction) run over the p2p layer on the collective context. Blocking
@@ -22,17 +24,22 @@
 #include <stddef.h>
 
 typedef struct rx_topo {
-    int kind;                 /* MPI_CART or MPI_DIST_GRAPH */
+    int kind;                 /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
     int ndims;                /* Cartesian */
     int *dims, *periods, *coords;
     int indeg, outdeg;
     int weighted;             /* distributed graph created with weights */
     int *in, *inw, *out, *outw;
+    int nnodes, nedges;       /* graph: the whole graph as MPI_Graph_create took it */
+    int *index, *edges;
     int data[];               /* the arrays above point into this */
 } rx_topo_t;
 
 /* One allocation holding a topology with room for its arrays. */
 rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg);
+/* A graph topology (kind: the binding's MPI_GRAPH) with room for the whole
+ * graph and this rank's deg neighbours (in and out lists alike). */
+rx_topo_t *rx_topo_new_graph(int kind, int nnodes, int nedges, int deg);
 /* A copy (MPI_Comm_dup keeps the topology). */
 rx_topo_t *rx_topo_copy(const rx_topo_t *t);
 /* Cartesian helpers: rank of coordinates (wrapping periodic dimensions;

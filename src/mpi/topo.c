@@ -23,33 +23,170 @@ static rx_topo_t *rx_topo_of(rx_comm_t *c, int kind)
     if (!t)                                                                             \
         return rx_mpi_err(c, MPI_ERR_TOPOLOGY, fn, "communicator has no Cartesian topology")
 
-/* Best split of n into k factors, non-increasing, as close to each other as
- * possible (smallest max - min); exhaustive over the divisors of n. */
-static void rx_dims_search(int n, int k, int maxf, int *cur, int depth, int *best, int *spread)
+/* Dims_create: the split of n into k non-increasing factors with the
+ * smallest spread (max - min), ties to the smallest sum, then to the larger
+ * leading factors: the choice MPICH makes, so grids match between the two.
+ * The search walks the divisors of n only. The leading factor is tried from
+ * the smallest possible (n^(1/k)) up; once a split is known, every other
+ * factor of a branch must lie within its spread of the leading one, which
+ * cuts all but a few branches. With at least as many dimensions as n has
+ * prime factors (with multiplicity) no search is needed: the primes
+ * themselves, largest first, then ones, have the smallest possible maximum
+ * and, as a + b <= a b for factors of 2 and more, the smallest sum. No
+ * 31-bit number has more than 1,600 divisors; the search takes
+ * microseconds. */
+typedef struct rx_dims {
+    const int *div, *primes; /* divisors ascending; distinct primes of n */
+    int ndiv, nprimes, k, found;
+    long long best_spread, best_sum;
+    int cur[RX_MAXDIMS], best[RX_MAXDIMS];
+} rx_dims_t;
+
+/* Largest x with x^r <= m (up = 0) or smallest x with x^r >= m (up = 1). */
+static int rx_iroot(long long m, int r, int up)
 {
-    if (depth == k - 1) {
-        if (n > maxf)
-            return;
-        cur[depth] = n;
-        int s = cur[0] - n;
-        if (*spread < 0 || s < *spread) {
-            *spread = s;
-            memcpy(best, cur, sizeof(int) * (size_t)k);
+    int lo = 1, hi = m < 46341 ? (int)m : 46341;
+    if (r == 1)
+        return (int)m;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        long long p = 1;
+        for (int i = 0; i < r && p <= m; i++)
+            p *= mid;
+        if (p <= m)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (up) {
+        long long p = 1;
+        for (int i = 0; i < r && p < m; i++)
+            p *= lo;
+        if (p < m)
+            lo++;
+    }
+    return lo;
+}
+
+static int rx_dims_lex_greater(const int *a, const int *b, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (a[i] != b[i])
+            return a[i] > b[i];
+    return 0;
+}
+
+static void rx_dims_offer(rx_dims_t *s, long long sum)
+{
+    long long spread = s->cur[0] - s->cur[s->k - 1];
+    int better = !s->found || spread < s->best_spread ||
+                 (spread == s->best_spread && sum < s->best_sum);
+    if (!better && spread == s->best_spread && sum == s->best_sum)
+        better = rx_dims_lex_greater(s->cur, s->best, s->k);
+    if (better) {
+        s->found = 1;
+        s->best_spread = spread;
+        s->best_sum = sum;
+        memcpy(s->best, s->cur, sizeof(int) * (size_t)s->k);
+    }
+}
+
+/* The smallest sum of r factors with product m: its prime factors each
+ * alone (a + b <= a b), ones for the rest. Fewer factors only add. */
+static long long rx_dims_min_sum(const rx_dims_t *s, int m, int r)
+{
+    long long sum = 0;
+    int count = 0;
+    for (int i = 0; i < s->nprimes && m > 1; i++)
+        while (m % s->primes[i] == 0) {
+            m /= s->primes[i];
+            sum += s->primes[i];
+            count++;
+        }
+    return sum + (count < r ? r - count : 0);
+}
+
+/* Factors depth.. of the split: r of them with product m, each <= maxf. */
+static void rx_dims_search(rx_dims_t *s, int m, int r, int maxf, int depth, long long sum)
+{
+    if (r == 1) {
+        if (m <= maxf && (depth == 0 || !s->found || s->cur[0] - m <= s->best_spread)) {
+            s->cur[depth] = m;
+            rx_dims_offer(s, sum + m);
         }
         return;
     }
-    for (int f = maxf < n ? maxf : n; f >= 1; f--) {
-        if (n % f)
-            continue;
-        /* the remaining k - depth - 1 factors are each <= f */
-        long long cap = 1;
-        for (int i = depth + 1; i < k && cap < n; i++)
-            cap *= f;
-        if (cap < n / f)
-            break;
-        cur[depth] = f;
-        rx_dims_search(n / f, k, f, cur, depth + 1, best, spread);
+    int lo = rx_iroot(m, r, 1); /* the largest of r factors of m is at least this */
+    if (depth == 0) {
+        for (int i = 0; i < s->ndiv; i++) {
+            int d = s->div[i];
+            if (d < lo)
+                continue;
+            if (s->found && d - rx_iroot(m / d, r - 1, 0) > s->best_spread)
+                break; /* larger leading factors only spread wider */
+            s->cur[0] = d;
+            rx_dims_search(s, m / d, r - 1, d, 1, d);
+        }
+        return;
     }
+    /* every factor left must stay within the best spread of the leading one */
+    long long floor_f = s->found ? s->cur[0] - s->best_spread : 1;
+    if (floor_f < 1)
+        floor_f = 1;
+    for (int i = s->ndiv - 1; i >= 0 && s->div[i] >= lo; i--) {
+        int d = s->div[i];
+        if (d > maxf || d > m || m % d)
+            continue;
+        if (d < floor_f)
+            break;
+        long long p = 1; /* the rest must be reachable with factors >= floor_f */
+        for (int j = 1; j < r && p <= m / d; j++)
+            p *= floor_f;
+        if (p > m / d)
+            continue;
+        /* a branch that can at best tie the spread is decided by the sum */
+        int rest_min = rx_iroot(m / d, r - 1, 0);
+        if (s->found && s->cur[0] - (rest_min < d ? rest_min : d) >= s->best_spread &&
+            sum + d + rx_dims_min_sum(s, m / d, r - 1) > s->best_sum)
+            continue;
+        s->cur[depth] = d;
+        rx_dims_search(s, m / d, r - 1, d, depth + 1, sum + d);
+    }
+}
+
+/* Splits n (>= 1) into k (1..RX_MAXDIMS) factors into out. */
+static void rx_dims_split(int n, int k, int *out)
+{
+    int primes[32], omega = 0; /* a 31-bit number has at most 30 prime factors */
+    for (int m = n, p = 2; m > 1; p++) {
+        if ((long long)p * p > m) {
+            primes[omega++] = m;
+            break;
+        }
+        while (m % p == 0) {
+            m /= p;
+            primes[omega++] = p;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        out[i] = i < omega ? primes[omega - 1 - i] : 1;
+    if (k >= omega)
+        return;
+    int div[1600], distinct[32], nd = 0;
+    for (int i = 0; i < omega; i++)
+        if (!nd || distinct[nd - 1] != primes[i])
+            distinct[nd++] = primes[i];
+    rx_dims_t s = {.div = div, .primes = distinct, .nprimes = nd, .k = k};
+    int nlow = 0;
+    for (int f = 1; (long long)f * f <= n; f++)
+        if (n % f == 0)
+            div[nlow++] = f;
+    s.ndiv = nlow;
+    for (int i = nlow - 1; i >= 0; i--)
+        if (n / div[i] != div[i])
+            div[s.ndiv++] = n / div[i];
+    rx_dims_search(&s, n, k, n, 0, 0);
+    memcpy(out, s.best, sizeof(int) * (size_t)k);
 }
 
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
@@ -62,26 +199,27 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
         return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "ndims %d outside 0..%d", ndims, RX_MAXDIMS);
     if (ndims > 0 && !dims)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "dims is NULL");
-    int fixed = 1, free_dims = 0;
+    long long fixed = 1;
+    int free_dims = 0;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0)
             return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "dims[%d] = %d is negative", i, dims[i]);
         if (dims[i] > 0)
-            fixed *= dims[i];
+            fixed = fixed * dims[i] > nnodes ? (long long)nnodes + 1 : fixed * dims[i];
         else
             free_dims++;
     }
     if (nnodes % fixed)
-        return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "%d nodes cannot be divided by the %d the set "
-                          "dimensions fix", nnodes, fixed);
+        return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "%d nodes cannot be divided by the product "
+                          "of the set dimensions", nnodes);
     if (!free_dims) {
         if (fixed != nnodes)
-            return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "the dimensions give %d nodes, not %d",
+            return rx_mpi_err(NULL, MPI_ERR_DIMS, fn, "the dimensions give %lld nodes, not %d",
                               fixed, nnodes);
         return MPI_SUCCESS;
     }
-    int cur[RX_MAXDIMS], best[RX_MAXDIMS], spread = -1;
-    rx_dims_search(nnodes / fixed, free_dims, nnodes / fixed, cur, 0, best, &spread);
+    int best[RX_MAXDIMS];
+    rx_dims_split((int)(nnodes / fixed), free_dims, best);
     for (int i = 0, j = 0; i < ndims; i++)
         if (dims[i] == 0)
             dims[i] = best[j++];

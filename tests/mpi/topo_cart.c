@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Process topologies against what the standard specifies: MPI_Dims_create
- * (balanced, non-increasing, fixed entries kept, errors), Cartesian grids in
+ * (balanced, non-increasing, fixed entries kept, ties as MPICH breaks them,
+ * many dimensions quickly, errors), Cartesian grids in
  * 1, 2 and 3 dimensions with and without periods (row-major ranks, coords,
  * Cart_rank wrapping periodic coordinates, Cart_shift giving MPI_PROC_NULL at
  * non-periodic borders), ranks left out of a smaller grid, Cart_sub, Topo_test,
@@ -22,6 +23,23 @@ static void check_dims(void)
         for (int k = 0; k < c[i].nd; k++)
             RXT_CHECK(d[k] == c[i].out[k], "Dims_create(%d, %d) dim %d = %d, want %d", c[i].n,
                       c[i].nd, k, d[k], c[i].out[k]);
+    }
+    /* ties in the spread go to the smaller sum, then to larger leading
+     * factors (MPICH's and Open MPI's choice in these cases); the last one
+     * has 13 prime factors over 16 dimensions and must not take long */
+    struct { int n, nd, out[16]; } t[] = {
+        {20, 4, {5, 2, 2, 1}},
+        {360, 3, {10, 6, 6}},
+        {42, 4, {7, 3, 2, 1}},
+        {10080, 4, {12, 12, 10, 7}},
+        {2095133040, 16, {19, 17, 13, 11, 7, 5, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1}},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int d[16] = {0};
+        RXT_MPI(MPI_Dims_create(t[i].n, t[i].nd, d));
+        for (int k = 0; k < t[i].nd; k++)
+            RXT_CHECK(d[k] == t[i].out[k], "Dims_create(%d, %d) dim %d = %d, want %d", t[i].n,
+                      t[i].nd, k, d[k], t[i].out[k]);
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int bad[2] = {5, 0};

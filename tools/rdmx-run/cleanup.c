@@ -24,25 +24,65 @@
 
 #define RX_RUN_WATCHDOG_DONE ((int32_t)-1)
 
+/* Whether a process of one of the groups still runs. A zombie does not
+ * count: it holds no memory and creates nothing, and once the launcher is
+ * gone the ranks' zombies wait for whoever adopted them, which may reap them
+ * late or never; waiting for them held the sweep up to its time limit. */
+static int rx_run_groups_live(const pid_t *pgids, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n && !any; i++)
+        any = kill(-pgids[i], 0) == 0;
+    if (!any)
+        return 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 1;
+    int live = 0;
+    struct dirent *e;
+    while (!live && (e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (len <= 0)
+            continue;
+        buf[len] = 0;
+        /* "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses */
+        char *p = strrchr(buf, ')');
+        char state;
+        int ppid, pgrp;
+        if (!p || sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3 || state == 'Z' ||
+            state == 'X')
+            continue;
+        for (int i = 0; i < n; i++)
+            if (pgrp == pgids[i])
+                live = 1;
+    }
+    closedir(d);
+    return live;
+}
+
 void rx_run_kill_groups(const pid_t *pgids, int n)
 {
     for (int i = 0; i < n; i++)
         kill(-pgids[i], SIGKILL);
     /* A killed process may still be inside a system call (creating a segment,
      * say); waiting until the groups are empty makes the sweep that follows
-     * final. Zombies still count, so reap what is ours. */
-    double until = rx_run_now() + 2.0;
+     * final. Reap what is ours. */
+    double until = rx_run_now() + 1.5;
     for (;;) {
-        int alive = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++)
             while (waitpid(-pgids[i], NULL, WNOHANG) > 0)
                 ;
-            if (kill(-pgids[i], 0) == 0)
-                alive = 1;
-        }
-        if (!alive || rx_run_now() >= until)
+        if (!rx_run_groups_live(pgids, n) || rx_run_now() >= until)
             return;
-        struct timespec ts = {0, 5 * 1000 * 1000};
+        struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
 }

@@ -66,54 +66,61 @@ int rx_shm_cma_probe(rx_shm_t *shm, const rx_tl_job_t *job)
     return frc != RX_OK ? frc : frc2;
 }
 
+int rx_shm_copy_failed(rx_shm_t *shm, int world_peer, const char *what, int err)
+{
+    /* One large message is hundreds of chunks, and a survivor that logged
+     * each would bury the launcher's report of the death under repeats. */
+    if (!shm->copy_err ||
+        atomic_exchange_explicit(&shm->copy_err[world_peer], err, memory_order_relaxed) != err)
+        rx_log_error("shm: %s rank %d (pid %d) failed: %s", what, world_peer,
+                     (int)shm->pid_of[world_peer], strerror(err));
+    return err == ESRCH ? RX_ERR_PEER : RX_ERR_IO;
+}
+
+int rx_shm_peer_gone(rx_shm_t *shm, int world_peer)
+{
+    return shm->copy_err &&
+           atomic_load_explicit(&shm->copy_err[world_peer], memory_order_relaxed) == ESRCH;
+}
+
+int rx_shm_cma_copy(pid_t pid, int write, char *local, uint64_t remote, size_t len)
+{
+    while (len) {
+        struct iovec l = {local, len}, r = {(void *)(uintptr_t)remote, len};
+        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return n < 0 ? errno : EFAULT; /* nothing at the remote address */
+        }
+        local += n;
+        remote += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 int rx_shm_cma_get(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
                    uint64_t offset)
 {
     rx_shm_t *shm = (rx_shm_t *)tl;
+    if (rx_shm_peer_gone(shm, world_peer))
+        return RX_ERR_PEER;
     if (len >= shm->coop_min && shm->coop_in[world_peer])
         return rx_shm_coop_get(shm, world_peer, local, len, rkey->addr + offset);
-    pid_t pid = (pid_t)rkey->key;
-    char *dst = local;
-    uint64_t src = rkey->addr + offset;
-    while (len) {
-        struct iovec l = {dst, len}, r = {(void *)(uintptr_t)src, len};
-        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            rx_log_error("shm: process_vm_readv from rank %d (pid %d) failed: %s", world_peer,
-                         (int)pid, n < 0 ? strerror(errno) : "no progress");
-            return RX_ERR_IO;
-        }
-        dst += n;
-        src += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return RX_OK;
+    int err = rx_shm_cma_copy((pid_t)rkey->key, 0, local, rkey->addr + offset, len);
+    return !err ? RX_OK : rx_shm_copy_failed(shm, world_peer, "process_vm_readv from", err);
 }
 
 int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                    const rx_rkey_t *rkey, uint64_t offset)
 {
-    (void)tl;
-    pid_t pid = (pid_t)rkey->key;
-    const char *src = local;
-    uint64_t dst = rkey->addr + offset;
-    while (len) {
-        struct iovec l = {(void *)src, len}, r = {(void *)(uintptr_t)dst, len};
-        ssize_t n = process_vm_writev(pid, &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            rx_log_error("shm: process_vm_writev to rank %d (pid %d) failed: %s", world_peer,
-                         (int)pid, n < 0 ? strerror(errno) : "no progress");
-            return RX_ERR_IO;
-        }
-        src += n;
-        dst += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return RX_OK;
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    if (rx_shm_peer_gone(shm, world_peer))
+        return RX_ERR_PEER;
+    int err = rx_shm_cma_copy((pid_t)rkey->key, 1, (char *)local, rkey->addr + offset, len);
+    return !err ? RX_OK : rx_shm_copy_failed(shm, world_peer, "process_vm_writev to", err);
 }
 
 /* Drop the first n bytes of an I/O-vector list (after a partial transfer). */
@@ -133,7 +140,9 @@ static size_t rx_iov_skip(struct iovec *iov, size_t cnt, size_t n)
 int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
                     const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey)
 {
-    (void)tl;
+    rx_shm_t *shm = (rx_shm_t *)tl;
+    if (rx_shm_peer_gone(shm, world_peer))
+        return RX_ERR_PEER;
     pid_t pid = (pid_t)rkey->key;
     size_t want = 0;
     for (size_t i = 0; i < nlocal; i++)
@@ -147,11 +156,9 @@ int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size
     memcpy(l, local, nlocal * sizeof *l);
     memcpy(r, remote, nremote * sizeof *r);
     for (;;) {
-        if (n <= 0 && !(n < 0 && errno == EINTR)) {
-            rx_log_error("shm: process_vm_readv (%zu pieces) from rank %d (pid %d) failed: %s",
-                         nremote, world_peer, (int)pid, n < 0 ? strerror(errno) : "no progress");
-            return RX_ERR_IO;
-        }
+        if (n <= 0 && !(n < 0 && errno == EINTR))
+            return rx_shm_copy_failed(shm, world_peer, "process_vm_readv (pieces) from",
+                                      n < 0 ? errno : EFAULT);
         if (n > 0) {
             want -= (size_t)n;
             if (!want)

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -36,24 +37,6 @@ static int64_t rx_coop_claim(rx_shm_coop_t *c, uint32_t gen, uint32_t nchunks)
     }
 }
 
-static int rx_coop_copy(pid_t pid, int write, uint64_t local, uint64_t remote, size_t len)
-{
-    while (len) {
-        struct iovec l = {(void *)(uintptr_t)local, len}, r = {(void *)(uintptr_t)remote, len};
-        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
-                          : process_vm_readv(pid, &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            return -1;
-        }
-        local += (uint64_t)n;
-        remote += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 void rx_shm_coop_help(rx_shm_t *shm, int world_src, uint32_t gen)
 {
     /* we are the sender of the ring towards world_src: its slot is in our tx */
@@ -69,13 +52,26 @@ void rx_shm_coop_help(rx_shm_t *shm, int world_src, uint32_t gen)
     while ((k = rx_coop_claim(c, gen, nchunks)) >= 0) {
         uint64_t off = (uint64_t)k * chunk;
         size_t n = len - off < chunk ? (size_t)(len - off) : chunk;
-        if (rx_coop_copy(shm->pid_of[world_src], 1, src + off, dst + off, n) != 0)
-            rx_log_warn("shm: cooperative write to rank %d failed: %s", world_src, strerror(errno));
-        /* counted even on failure so the receiver never waits forever; it
-         * sees the error through its own reads only if it copies the chunk,
-         * so a failed write is reported above */
+        int err = rx_shm_cma_copy(shm->pid_of[world_src], 1, (char *)(uintptr_t)(src + off),
+                                  dst + off, n);
+        if (err) {
+            /* the receiver learns it from the slot and fails its get; we
+             * stop helping (it copies the rest, or it is gone) */
+            atomic_store_explicit(&c->failed, gen, memory_order_relaxed);
+            rx_shm_copy_failed(shm, world_src, "cooperative write to", err);
+        }
+        /* counted even on failure so the receiver never waits forever */
         atomic_fetch_add_explicit(&c->done, 1, memory_order_release);
+        if (err)
+            return;
     }
+}
+
+/* Whether the process pid has ended (its zombie still counts until the
+ * launcher reaps it, which it does at once). */
+static int rx_coop_peer_dead(pid_t pid)
+{
+    return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
 int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint64_t remote)
@@ -96,26 +92,31 @@ int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint
     /* if our ring to the sender is full it simply gets no help */
     shm->tl.am_send(&shm->tl, world_peer, &hdr, NULL, 0);
 
-    int rc = RX_OK;
+    int err = 0;
     int64_t k;
     while ((k = rx_coop_claim(c, gen, nchunks)) >= 0) {
         uint64_t off = (uint64_t)k * chunk;
         size_t n = len - off < chunk ? (size_t)(len - off) : chunk;
-        if (rx_coop_copy(shm->pid_of[world_peer], 0, (uint64_t)(uintptr_t)local + off,
-                         remote + off, n) != 0) {
-            rx_log_error("shm: process_vm_readv from rank %d failed: %s", world_peer,
-                         strerror(errno));
-            rc = RX_ERR_IO;
-        }
+        /* after one failure the remaining chunks are only counted: the
+         * message is lost either way, and one report is enough */
+        if (!err)
+            err = rx_shm_cma_copy(shm->pid_of[world_peer], 0, (char *)local + off, remote + off, n);
         atomic_fetch_add_explicit(&c->done, 1, memory_order_release);
     }
-    /* the sender may still be copying the chunks it claimed */
+    /* the sender may still be copying the chunks it claimed; if it dies
+     * holding one, that chunk is never counted */
     for (unsigned spins = 0;
          atomic_load_explicit(&c->done, memory_order_acquire) < nchunks; spins++) {
         if (spins > 64 && shm->block_waits)
             sched_yield();
         else
             rx_cpu_relax();
+        if ((spins & 4095) == 4095 && rx_coop_peer_dead(shm->pid_of[world_peer])) {
+            err = ESRCH;
+            break;
+        }
     }
-    return rc;
+    if (!err && atomic_load_explicit(&c->failed, memory_order_relaxed) == gen)
+        err = EIO; /* a chunk the sender wrote for us did not arrive; it logged why */
+    return err ? rx_shm_copy_failed(shm, world_peer, "cooperative read from", err) : RX_OK;
 }

@@ -17,6 +17,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define RX_CACHELINE 64
 #define RX_SHM_MAGIC 0x72646d7873686d31ull /* "rdmxshm1" */
@@ -56,7 +57,8 @@ typedef struct rx_shm_coop {
     uint64_t len;
     uint32_t chunk;
     uint32_t gen;            /* written by the receiver only */
-    char pad[RX_CACHELINE - 48];
+    _Atomic uint32_t failed; /* gen of a transfer one of the sender's writes failed in */
+    char pad[RX_CACHELINE - 52];
 } rx_shm_coop_t;
 
 typedef struct rx_shm_ring_ctl {
@@ -114,6 +116,7 @@ typedef struct rx_shm {
     int cma;                      /* single copy enabled node-wide */
     size_t coop_min, coop_chunk;  /* cooperative copy from this size, in chunks */
     rx_shm_coop_t **coop_in;      /* by world rank: slot of the ring from that rank */
+    _Atomic int *copy_err;        /* by world rank: errno of the last failed copy reported */
     uint64_t probe_value;
 } rx_shm_t;
 
@@ -131,6 +134,16 @@ int rx_shm_cma_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size
                     const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
 int rx_shm_cma_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
                    const rx_rkey_t *rkey, uint64_t offset);
+/* Copy len bytes from (write: to) process pid at remote, resuming after
+ * partial transfers; 0, or the errno of the failure. */
+int rx_shm_cma_copy(pid_t pid, int write, char *local, uint64_t remote, size_t len);
+/* A cross-memory copy with world_peer failed with errno err:
+ * logs it unless the same error with that peer was logged before, and returns
+ * RX_ERR_PEER when the peer has exited (ESRCH), else RX_ERR_IO. */
+int rx_shm_copy_failed(rx_shm_t *shm, int world_peer, const char *what, int err);
+/* Nonzero once a copy found world_peer's process gone: later copies fail at
+ * once (its pid may even belong to another process by now). */
+int rx_shm_peer_gone(rx_shm_t *shm, int world_peer);
 /* coop.c */
 void rx_shm_coop_help(rx_shm_t *shm, int world_src, uint32_t gen);
 int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint64_t remote);

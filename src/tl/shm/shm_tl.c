@@ -101,6 +101,7 @@ static void rx_shm_fini(rx_tl_t *tl)
     free(shm->pid_of);
     free(shm->reach);
     free(shm->coop_in);
+    free((void *)shm->copy_err);
     free(shm);
 }
 
@@ -131,6 +132,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->pid_of = calloc((size_t)job->size, sizeof *shm->pid_of);
     shm->reach = calloc((size_t)job->size, 1);
     shm->coop_in = calloc((size_t)job->size, sizeof *shm->coop_in);
+    shm->copy_err = calloc((size_t)job->size, sizeof *shm->copy_err);
     shm->local_rank = job->local_rank;
     shm->local_size = job->local_size;
     shm->block_waits = job->block_waits;
@@ -138,7 +140,8 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->handler_arg = job->am_arg;
     rx_tl_t *tl;
     rx_tl_shm_ops_for_test(shm, &tl);
-    int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach && shm->coop_in) ? RX_OK : RX_ERR_NOMEM;
+    int rc = (shm->tx && shm->rx && shm->pid_of && shm->reach && shm->coop_in &&
+              shm->copy_err) ? RX_OK : RX_ERR_NOMEM;
     if (rc == RX_OK)
         rc = rx_shm_segment_create(shm, job);
     if (rc == RX_OK)

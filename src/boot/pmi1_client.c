@@ -8,6 +8,7 @@
 #include "kvs.h"
 #include "pmi1_wire.h"
 #include "pmix_client.h"
+#include "util/config.h"
 #include "util/log.h"
 #include "util/status.h"
 
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
@@ -295,8 +297,154 @@ static void rx_boot_tcp_options(int fd)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+static double rx_boot_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Connect within `limit` seconds: a launcher whose listen queue is full drops
+ * the connection request, and a blocking connect would wait for minutes. */
+static int rx_boot_connect_within(const struct addrinfo *a, double limit, int *err)
+{
+    int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    if (fd < 0) {
+        *err = errno;
+        return -1;
+    }
+    int soerr = 0;
+    if (connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
+        if (errno != EINPROGRESS) {
+            soerr = errno;
+        } else {
+            struct pollfd p = {.fd = fd, .events = POLLOUT};
+            int n;
+            do
+                n = poll(&p, 1, (int)(limit * 1000) + 1);
+            while (n < 0 && errno == EINTR);
+            socklen_t sl = sizeof soerr;
+            if (n == 0)
+                soerr = ETIMEDOUT;
+            else if (n < 0)
+                soerr = errno;
+            else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+                soerr = errno;
+        }
+    }
+    if (soerr || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+        *err = soerr ? soerr : errno;
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The launcher's first line, by `deadline`, into out. Quiet: the caller
+ * decides whether the failure is worth a retry. */
+static int rx_boot_hs_reply(int fd, double deadline, char *out, size_t outlen, char *why,
+                            size_t wlen)
+{
+    rx_boot.rlen = 0;
+    for (;;) {
+        char *nl = memchr(rx_boot.rbuf, '\n', rx_boot.rlen);
+        if (nl) {
+            size_t len = (size_t)(nl - rx_boot.rbuf);
+            snprintf(out, outlen, "%.*s", (int)len, rx_boot.rbuf);
+            rx_boot.rlen -= len + 1;
+            memmove(rx_boot.rbuf, nl + 1, rx_boot.rlen);
+            return RX_OK;
+        }
+        double left = deadline - rx_boot_now();
+        if (rx_boot.rlen == sizeof rx_boot.rbuf || left <= 0) {
+            snprintf(why, wlen, "%s", left <= 0 ? "no answer to the hand-shake" : "an over-long answer");
+            return RX_ERR_PEER;
+        }
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+            continue;
+        ssize_t n = read(fd, rx_boot.rbuf + rx_boot.rlen, sizeof rx_boot.rbuf - rx_boot.rlen);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            snprintf(why, wlen, "%s", n < 0 ? strerror(errno) : "the connection was closed without an answer");
+            return RX_ERR_PEER;
+        }
+        rx_boot.rlen += (size_t)n;
+    }
+}
+
+/* How one attempt at the hand-shake ended. */
+enum { RX_BOOT_HS_OK, RX_BOOT_HS_RETRY, RX_BOOT_HS_REFUSED };
+
+/* Connect, send the hand-shake `req`, read the answer: "cmd=initack" (hydra's
+ * answer; then fd is the rank's), "cmd=initack rc=1 msg=M" (the launcher is
+ * busy: retry) or "rc=-1 msg=M" (refused for good, M in why). Failures to
+ * connect or to get an answer are worth a retry too. */
+static int rx_boot_hs_try(const struct addrinfo *res, const char *req, double limit, int *fd_out,
+                          char *why, size_t wlen)
+{
+    int fd = -1, err = ECONNREFUSED;
+    for (const struct addrinfo *a = res; a && fd < 0; a = a->ai_next)
+        fd = rx_boot_connect_within(a, limit, &err);
+    if (fd < 0) {
+        snprintf(why, wlen, "%s", strerror(err));
+        return RX_BOOT_HS_RETRY;
+    }
+    rx_boot_tcp_options(fd);
+    char reply[RX_PMI1_LINE_MAX], cmd[32];
+    long rc = 0;
+    size_t len = strlen(req);
+    if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
+        snprintf(why, wlen, "%s", strerror(errno));
+        close(fd);
+        return RX_BOOT_HS_RETRY;
+    }
+    if (rx_boot_hs_reply(fd, rx_boot_now() + limit, reply, sizeof reply, why, wlen) != RX_OK) {
+        close(fd);
+        return RX_BOOT_HS_RETRY;
+    }
+    if (rx_pmi1_field(reply, "cmd", cmd, sizeof cmd) != RX_OK || strcmp(cmd, "initack")) {
+        snprintf(why, wlen, "it answered \"%.80s\" to the hand-shake", reply);
+        close(fd);
+        return RX_BOOT_HS_REFUSED;
+    }
+    int have_rc = rx_pmi1_field_int(reply, "rc", &rc) == RX_OK;
+    if (have_rc && rc != 0) {
+        if (rx_pmi1_field(reply, "msg", why, wlen) != RX_OK)
+            snprintf(why, wlen, "rc=%ld", rc);
+        close(fd);
+        return rc > 0 ? RX_BOOT_HS_RETRY : RX_BOOT_HS_REFUSED;
+    }
+    *fd_out = fd;
+    return RX_BOOT_HS_OK;
+}
+
+/* What a refusal means, for the message. */
+static void rx_boot_refusal_text(const char *msg, long id, char *out, size_t len)
+{
+    if (!strcmp(msg, "wrong_secret"))
+        snprintf(out, len, "%s", getenv("RDMX_PMI_SECRET")
+                                     ? "wrong RDMX_PMI_SECRET (not the secret rdmx-run gave this job)"
+                                     : "no RDMX_PMI_SECRET in this rank's environment");
+    else if (!strcmp(msg, "unknown_rank"))
+        snprintf(out, len, "PMI_ID=%ld is not a rank of this job on another host", id);
+    else if (!strcmp(msg, "rank_already_connected"))
+        snprintf(out, len, "rank PMI_ID=%ld is connected already", id);
+    else if (!strcmp(msg, "busy_retry"))
+        snprintf(out, len, "too many connections were waiting at the launcher");
+    else if (!strcmp(msg, "timeout_retry"))
+        snprintf(out, len, "the launcher did not get the hand-shake in time");
+    else
+        snprintf(out, len, "%s", msg);
+}
+
 /* PMI_PORT=host:port: connect, present PMI_ID and the job's secret
- * (RDMX_PMI_SECRET), read the server's "cmd=set" lines. Returns the fd. */
+ * (RDMX_PMI_SECRET), read the server's "cmd=set" lines. Returns the fd.
+ * Refused connections, unanswered hand-shakes and "busy" answers are retried
+ * with growing pauses for RDMX_PMI_CONNECT_TIMEOUT seconds: anyone can
+ * connect to the launcher's port, and a flood of connections there must only
+ * delay a rank, not end it. */
 static int rx_boot_connect_port(const char *spec, long *fd_out)
 {
     char host[256];
@@ -321,30 +469,50 @@ static int rx_boot_connect_port(const char *spec, long *fd_out)
         rx_log_error("bootstrap: PMI_PORT=%s: %s", spec, gai_strerror(gai));
         return RX_ERR_INVAL;
     }
-    int fd = -1, err = 0;
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
-            err = errno;
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    if (fd < 0) {
-        rx_log_error("bootstrap: cannot connect to the launcher at PMI_PORT=%s: %s", spec,
-                     strerror(err));
-        return RX_ERR_PEER;
-    }
-    rx_boot_tcp_options(fd);
-    rx_boot.fd = fd;
-    rx_boot.rlen = 0;
     const char *secret = getenv("RDMX_PMI_SECRET");
-    char req[160], reply[RX_PMI1_LINE_MAX];
+    char req[160], why[256], text[320];
     snprintf(req, sizeof req, "cmd=initack pmiid=%ld%s%s\n", id, secret ? " secret=" : "",
              secret ? secret : "");
-    rc = rx_boot_call(req, "initack", reply, sizeof reply);
+    double timeout = (double)rx_config()->PMI_CONNECT_TIMEOUT;
+    double t0 = rx_boot_now(), pause = 0.02;
+    unsigned int seed = (unsigned int)getpid() ^ (unsigned int)(t0 * 1e6);
+    int fd = -1, st, attempts = 0;
+    for (;;) {
+        double limit = t0 + timeout - rx_boot_now();
+        limit = limit > 10 ? 10 : limit < 1 ? 1 : limit;
+        attempts++;
+        st = rx_boot_hs_try(res, req, limit, &fd, why, sizeof why);
+        if (st != RX_BOOT_HS_RETRY)
+            break;
+        rx_boot_refusal_text(why, id, text, sizeof text);
+        double left = t0 + timeout - rx_boot_now();
+        if (left <= 0)
+            break;
+        if (attempts == 1)
+            rx_log_info("bootstrap: PMI_PORT=%s: %s; retrying for up to %g s", spec, text, timeout);
+        /* jittered, so that ranks pushed out together do not return together;
+         * the last attempt comes at the deadline */
+        double d = pause * (0.5 + (double)rand_r(&seed) / RAND_MAX);
+        d = d < left ? d : left;
+        struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+            ;
+        pause = pause * 2 > 1 ? 1 : pause * 2;
+    }
+    freeaddrinfo(res);
+    if (st == RX_BOOT_HS_REFUSED) {
+        rx_boot_refusal_text(why, id, text, sizeof text);
+        rx_log_error("bootstrap: the launcher at PMI_PORT=%s refused this rank: %s", spec, text);
+        return RX_ERR_PEER;
+    }
+    if (st == RX_BOOT_HS_RETRY) {
+        rx_log_error("bootstrap: could not join the launcher at PMI_PORT=%s within %g s (%d "
+                     "attempts; the last: %s)", spec, timeout, attempts, text);
+        return RX_ERR_PEER;
+    }
     /* then "cmd=set size=N", "cmd=set rank=R", "cmd=set debug=D" */
+    rx_boot.fd = fd;
+    char reply[RX_PMI1_LINE_MAX];
     for (int i = 0; rc == RX_OK && i < 3; i++) {
         char name[16];
         long v;
@@ -361,8 +529,6 @@ static int rx_boot_connect_port(const char *spec, long *fd_out)
     }
     rx_boot.fd = -1;
     if (rc != RX_OK) {
-        rx_log_error("bootstrap: the launcher at PMI_PORT=%s refused this rank (wrong "
-                     "RDMX_PMI_SECRET or PMI_ID?)", spec);
         close(fd);
         return rc;
     }

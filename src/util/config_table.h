@@ -24,6 +24,7 @@ RX_CONFIG(OFI_STATS, BOOL, "0", "print the network transport's counters at final
 RX_CONFIG(OFI_RMA, BOOL, "1", "one-sided operations to ranks on other nodes by the network's own RMA (fi_write, fi_read, fi_atomic where the provider offers the op and type); 0: by active messages that the target's progress applies")
 RX_CONFIG(OFI_PROGRESS, STR, "auto", "who moves one-sided data at a target: auto (once a window exposes memory, a thread polls the provider every 100 us when it has no hardware progress, so passive-target operations complete while the target computes), thread (that thread even with hardware progress), manual (only the target's own MPI calls)")
 RX_CONFIG(LAUNCH, STR, "", "rdmx-run: command template that starts ranks on other hosts, {host} replaced and the program appended, e.g. ip netns exec {host} (same as --launcher-exec); empty: ssh")
+RX_CONFIG(PMI_CONNECT_TIMEOUT, INT, "60", "seconds a rank started on another host keeps trying to join rdmx-run's PMI server (PMI_PORT) when the connection is refused, goes unanswered or the launcher is busy; refusals for a wrong secret or rank end it at once")
 RX_CONFIG(RMA_EMULATE, BOOL, "0", "one-sided operations to every target by active messages that the target's progress applies, as for ranks the transport cannot reach directly (testing the emulation path)")
 RX_CONFIG(COLL_BARRIER, STR, "auto", "barrier algorithm: auto, shm, dissemination, hier (docs/collectives.md)")
 RX_CONFIG(COLL_BCAST, STR, "auto", "bcast algorithm: auto, shm, binomial, scatter_allgather, hier")

@@ -184,6 +184,94 @@ link-down)
     expect_clean
     echo "ok: ended $t s after the link went down: $(grep '^rdmx-run' "$W/err" | head -1)"
     ;;
+pmi-flood)
+    # A third host keeps 600 idle connections (more than the launcher's 512
+    # places for unidentified ones) and 60 garbage-sending ones against the
+    # PMI port while a 4-rank job on 2 hosts starts (the ranks wait for the
+    # flood: launch_gate.sh) and runs.
+    command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+    rx_net_up 3 || fail "namespace set-up"
+    ip netns exec "${RXN_H[2]}" python3 "$HERE/pmi_flood.py" "$W" 600 60 100 >"$W/flood" 2>&1 &
+    fpid=$!
+    t0=$(now)
+    ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "${RXN_H[0]},${RXN_H[1]}" -ppn 2 \
+        --launcher-exec "$HERE/launch_gate.sh $W {host}" --timeout 90 -x RDMX_WAIT=yield \
+        "$MPI/rxmpi_coll_basic" >"$W/out" 2>"$W/err"
+    RC=$?
+    t=$(elapsed "$t0")
+    touch "$W/stop"
+    wait $fpid
+    rep=$(tr '\n' ' ' <"$W/report" 2>/dev/null)
+    [ -e "$W/ready" ] || fail "the flood did not start: $(cat "$W/flood")"
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "status $RC under the flood ($rep)"
+    val() { sed -n "s/^$1 //p" "$W/report"; }
+    [ "$(val idle_connected_at_ready)" -ge 500 ] || fail "the flood held too few connections ($rep)"
+    # refusals say why; idle and slow peers go within seconds; the 88
+    # connections beyond the places pushed the oldest idle ones out
+    [ "$(val reply_wrong_secret)" -gt 0 ] 2>/dev/null || fail "no wrong-secret reply ($rep)"
+    [ "$(val reply_busy_retry)" -gt 0 ] 2>/dev/null || fail "no connection was told the launcher is busy ($rep)"
+    under "$(val idle_max_life)" 6 || fail "an idle connection stayed $(val idle_max_life) s ($rep)"
+    under "$(val trickle_max_life)" 6 || fail "a slow connection stayed $(val trickle_max_life) s ($rep)"
+    n=$(grep -c '^rdmx-run' "$W/err")
+    [ "$n" -le 20 ] || fail "$n launcher messages: refusals must not flood stderr"
+    expect_clean
+    echo "ok: 4 ranks on 2 hosts in $t s under the flood: $rep"
+    grep '^rdmx-run' "$W/err"
+    ;;
+pmi-secret)
+    # ranks given a wrong secret are refused at once and say so; so does the
+    # launcher
+    rx_net_up 2 || fail "namespace set-up"
+    t0=$(now)
+    ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "$RXN_HOSTS" -ppn 1 --timeout 60 \
+        --launcher-exec "ip netns exec {host} env RDMX_PMI_SECRET=0123456789abcdef0123456789abcdef" \
+        "$MPI/rxmpi_p2p_order" >"$W/out" 2>"$W/err"
+    RC=$?
+    t=$(elapsed "$t0")
+    [ $RC -ne 0 ] || fail "status 0 with a wrong secret"
+    [ "$(grep -c 'refused this rank: wrong RDMX_PMI_SECRET' "$W/err")" -eq 2 ] || fail "ranks not told: wrong secret"
+    grep -Eq '^rdmx-run: refused a PMI connection from 10\.77\.0\.[0-9]+:[0-9]+ for rank [01]: wrong secret' "$W/err" ||
+        fail "the launcher did not say: wrong secret"
+    under "$t" 15 || fail "took $t s (a wrong secret must not be retried)"
+    expect_clean
+    echo "ok: refused in $t s: $(grep -m1 'refused this rank' "$W/err")"
+    ;;
+ssh-stdin)
+    # without a template ranks are started by ssh (here ssh_netns.sh, which
+    # runs the command in the host's namespace): the secret reaches them on
+    # the command's stdin, on no command line, and rank 0 still reads the
+    # launcher's stdin after it
+    rx_net_up 2 || fail "namespace set-up"
+    mkdir "$W/bin" && ln -s "$HERE/ssh_netns.sh" "$W/bin/ssh"
+    cat >"$W/rank.sh" <<EOT
+#!/bin/bash
+echo "rank \$PMI_ID secret \${#RDMX_PMI_SECRET}"
+echo "\$RDMX_PMI_SECRET" >"$W/secret.\$PMI_ID"
+for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <"\$f" 2>/dev/null; echo; done >"$W/cmdlines.\$PMI_ID"
+sed "s/^/rank \$PMI_ID read: /"
+EOT
+    chmod +x "$W/rank.sh"
+    printf 'line one\nline two\n' | PATH="$W/bin:$PATH" RXN_SSH_LOG="$W/ssh.log" \
+        ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "$RXN_HOSTS" --timeout 60 \
+        "$W/rank.sh" >"$W/out" 2>"$W/err"
+    RC=$?
+    [ $RC -eq 0 ] || fail "status $RC"
+    [ "$(wc -l <"$W/ssh.log")" -eq 2 ] || fail "expected 2 ssh commands: $(cat "$W/ssh.log")"
+    for r in 0 1; do
+        grep -qx "rank $r secret 32" "$W/out" || fail "rank $r has no secret"
+    done
+    cmp -s "$W/secret.0" "$W/secret.1" || fail "the ranks have different secrets"
+    [ "$(grep -c '^rank 0 read: line ' "$W/out")" -eq 2 ] && ! grep -q '^rank 1 read:' "$W/out" ||
+        fail "stdin did not reach rank 0 alone, whole"
+    s=$(cat "$W/secret.0")
+    ! grep -qF "$s" "$W/ssh.log" "$W"/cmdlines.* || fail "the secret is on a command line"
+    PATH="$W/bin:$PATH" ip netns exec "${RXN_H[0]}" "$B/bin/rdmx-run" --hosts "$RXN_HOSTS" \
+        --timeout 60 "$MPI/rxmpi_p2p_order" >"$W/out" 2>"$W/err" </dev/null
+    RC=$?
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "p2p_order by ssh: status $RC"
+    expect_clean
+    echo "ok: secret by stdin, on no command line; p2p_order by ssh"
+    ;;
 *)
     echo "unknown case $CASE"; exit 2 ;;
 esac

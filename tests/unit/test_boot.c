@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: MIT
  * Unit tests of the bootstrap: the key-value table, the PMI-1 wire parser, the
- * singleton client, and the PMI-1 client against a scripted server in a child
- * process (error paths a real launcher never takes). */
+ * singleton client, the PMI-1 client against a scripted server in a child
+ * process (error paths a real launcher never takes), and the PMI_PORT
+ * hand-shake's retries against a scripted TCP server on the loopback. */
 #include "boot/boot.h"
 #include "boot/kvs.h"
 #include "boot/pmi1_wire.h"
+#include "util/config.h"
 #include "util/status.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int failures;
@@ -123,7 +128,10 @@ static void test_singleton(void)
     CHECK(rx_boot_finalize() == RX_OK);
     CHECK(rx_boot_finalize() == RX_ERR_INVAL);
 
-    /* PMI over TCP: needs PMI_ID (or PMI_RANK) and a server that answers */
+    /* PMI over TCP: needs PMI_ID (or PMI_RANK) and a server that answers;
+     * with RDMX_PMI_CONNECT_TIMEOUT=0 a refused connection is not retried */
+    setenv("RDMX_PMI_CONNECT_TIMEOUT", "0", 1);
+    rx_config_load();
     setenv("PMI_PORT", "127.0.0.1:1", 1);
     CHECK(rx_boot_init(&info) == RX_ERR_INVAL);
     setenv("PMI_ID", "0", 1);
@@ -132,6 +140,8 @@ static void test_singleton(void)
     setenv("PMI_PORT", "no-port-given", 1);
     CHECK(rx_boot_init(&info) == RX_ERR_INVAL);
     unsetenv("PMI_PORT");
+    unsetenv("RDMX_PMI_CONNECT_TIMEOUT");
+    rx_config_load();
 }
 
 /* The scripted server: answers the start-up requests like hydra, then
@@ -251,12 +261,161 @@ static void test_client(void)
     unsetenv("PMI_FD");
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Read one line (the hand-shake) from fd into buf; 0 on success. */
+static int read_line(int fd, char *buf, size_t len)
+{
+    size_t n = 0;
+    while (n + 1 < len) {
+        if (read(fd, buf + n, 1) != 1)
+            return -1;
+        if (buf[n] == '\n') {
+            buf[n] = 0;
+            return 0;
+        }
+        n++;
+    }
+    return -1;
+}
+
+/* A PMI_PORT server on the loopback that starts listening only after
+ * listen_after seconds (connections are refused until then) and answers the
+ * i-th hand-shake with answers[i]: a reply line, "CLOSE" (hang up without a
+ * word) or "OK" (accept as hydra does: initack and set lines, after checking
+ * the secret and rank, then serve `script`). NULL ends the list: the last
+ * answer repeats. The count of connections is written to report_fd. */
+static pid_t start_tcp_server(double listen_after, const char *const *answers,
+                              const char *const *script, int *report_fd)
+{
+    int ls = socket(AF_INET, SOCK_STREAM, 0), one = 1, rep[2];
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t sl = sizeof sa;
+    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+        getsockname(ls, (struct sockaddr *)&sa, &sl) < 0 || pipe(rep) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(rep[0]);
+        struct timespec ts = {0, (long)(listen_after * 1e9)};
+        nanosleep(&ts, NULL);
+        listen(ls, 16);
+        for (int i = 0, a = 0;; i++) {
+            int fd = accept(ls, NULL, NULL);
+            if (fd < 0)
+                _exit(1);
+            int count = i + 1;
+            if (write(rep[1], &count, sizeof count) < 0)
+                _exit(1);
+            char line[256];
+            if (read_line(fd, line, sizeof line)) {
+                close(fd);
+                continue;
+            }
+            const char *ans = answers[a];
+            if (answers[a + 1])
+                a++;
+            if (!strcmp(ans, "OK")) {
+                if (strcmp(line, "cmd=initack pmiid=2 secret=s3cr3t"))
+                    _exit(2);
+                static const char hello[] = "cmd=initack\ncmd=set size=3\ncmd=set rank=2\n"
+                                            "cmd=set debug=0\n";
+                if (write(fd, hello, sizeof hello - 1) < 0)
+                    _exit(1);
+                serve(fd, "kvs_tcp", script);
+            }
+            if (strcmp(ans, "CLOSE")) {
+                char reply[128];
+                snprintf(reply, sizeof reply, "%s\n", ans);
+                if (write(fd, reply, strlen(reply)) < 0)
+                    _exit(1);
+            }
+            close(fd);
+        }
+    }
+    close(ls);
+    close(rep[1]);
+    *report_fd = rep[0];
+    char port[32];
+    snprintf(port, sizeof port, "127.0.0.1:%d", ntohs(sa.sin_port));
+    setenv("PMI_PORT", port, 1);
+    setenv("PMI_ID", "2", 1);
+    setenv("RDMX_PMI_SECRET", "s3cr3t", 1);
+    unsetenv("PMI_FD");
+    unsetenv("PMI_RANK");
+    unsetenv("PMI_SIZE");
+    unsetenv("MPI_LOCALNRANKS");
+    unsetenv("MPI_LOCALRANKID");
+    return pid;
+}
+
+/* Connections the server saw, once it is gone. */
+static int tcp_server_count(pid_t pid, int report_fd)
+{
+    int count = 0, c;
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    while (read(report_fd, &c, sizeof c) == (ssize_t)sizeof c)
+        count = c;
+    close(report_fd);
+    return count;
+}
+
+static void test_tcp_retry(void)
+{
+    rx_boot_info_t info;
+    int rep;
+    static const char *const fin[] = {"cmd=finalize_ack", NULL};
+
+    /* refused until the server listens, then told "busy", then hung up on,
+     * then accepted: the rank gets through */
+    static const char *const a1[] = {"cmd=initack rc=1 msg=busy_retry", "CLOSE", "OK", NULL};
+    pid_t pid = start_tcp_server(0.3, a1, fin, &rep);
+    double t0 = now_s();
+    CHECK(rx_boot_init(&info) == RX_OK);
+    CHECK(now_s() - t0 >= 0.3);
+    CHECK(info.rank == 2 && info.size == 3 && !info.singleton);
+    CHECK(rx_boot_finalize() == RX_OK);
+    CHECK(tcp_server_count(pid, rep) == 3);
+
+    /* a wrong secret is final: one connection, no retry */
+    static const char *const a2[] = {"cmd=initack rc=-1 msg=wrong_secret", NULL};
+    pid = start_tcp_server(0, a2, fin, &rep);
+    t0 = now_s();
+    CHECK(rx_boot_init(&info) == RX_ERR_PEER);
+    CHECK(now_s() - t0 < 5);
+    CHECK(tcp_server_count(pid, rep) == 1);
+
+    /* busy for ever: give up after RDMX_PMI_CONNECT_TIMEOUT */
+    setenv("RDMX_PMI_CONNECT_TIMEOUT", "1", 1);
+    rx_config_load();
+    static const char *const a3[] = {"cmd=initack rc=1 msg=busy_retry", NULL};
+    pid = start_tcp_server(0, a3, fin, &rep);
+    t0 = now_s();
+    CHECK(rx_boot_init(&info) == RX_ERR_PEER);
+    double t = now_s() - t0;
+    CHECK(t >= 0.9 && t < 5);
+    CHECK(tcp_server_count(pid, rep) >= 3);
+    unsetenv("RDMX_PMI_CONNECT_TIMEOUT");
+    rx_config_load();
+    unsetenv("PMI_PORT");
+    unsetenv("PMI_ID");
+    unsetenv("RDMX_PMI_SECRET");
+}
+
 int main(void)
 {
     test_kvs();
     test_wire();
     test_singleton();
     test_client();
+    test_tcp_retry();
     if (failures) {
         fprintf(stderr, "test_boot: %d checks failed\n", failures);
         return 1;

@@ -238,10 +238,13 @@ static int rx_run_shell_quote(char *out, size_t cap, size_t *pos, const char *s)
 }
 
 /* The variables a remote rank needs that ssh would not carry: the job's and
- * every RDMX_* / -x / -genv one. */
+ * every RDMX_* / -x / -genv one; not the secret, which would be on the
+ * command line of ssh here and of the shell there. */
 static int rx_run_env_wanted(const rx_run_opts_t *o, const char *kv)
 {
     static const char *const pfx[] = {"PMI_", "MPI_LOCAL", "RDMX_", "FI_", NULL};
+    if (!strncmp(kv, "RDMX_PMI_SECRET=", 16))
+        return 0;
     for (int i = 0; pfx[i]; i++)
         if (!strncmp(kv, pfx[i], strlen(pfx[i])))
             return 1;
@@ -257,8 +260,10 @@ extern char **environ;
 
 /* argv that starts the rank on its host, in the child after its environment
  * is set. Template: its words with {host} replaced, then the program (the
- * launch command passes the environment on). ssh: one shell command that
- * changes to the same directory and sets the variables. NULL on overflow. */
+ * launch command passes the environment on, the secret with it). ssh: one
+ * shell command that changes to the same directory, reads the secret from the
+ * first line of its stdin (spawn.c puts it there) and runs the program with
+ * the variables. NULL on overflow. */
 char **rx_run_launch_argv(const rx_run_job_t *job, int rank)
 {
     const rx_run_opts_t *o = job->opts;
@@ -308,7 +313,13 @@ char **rx_run_launch_argv(const rx_run_job_t *job, int rank)
         memcpy(cmd + cp, " &&", 4);
         cp += 3;
     }
+    /* /bin/sh reads the line whatever the login shell there is, and reads
+     * no further: the rest of stdin is the program's */
     if (rx_run_shell_quote(cmd, sizeof cmd, &cp, "exec") ||
+        rx_run_shell_quote(cmd, sizeof cmd, &cp, "/bin/sh") ||
+        rx_run_shell_quote(cmd, sizeof cmd, &cp, "-c") ||
+        rx_run_shell_quote(cmd, sizeof cmd, &cp, "read -r RDMX_PMI_SECRET && export "
+                                                  "RDMX_PMI_SECRET && exec \"$0\" \"$@\"") ||
         rx_run_shell_quote(cmd, sizeof cmd, &cp, "env"))
         return NULL;
     for (char **e = environ; *e; e++)

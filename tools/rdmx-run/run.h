@@ -34,7 +34,9 @@ enum {
 };
 
 #define RX_RUN_HOST_MAX 256
-#define RX_RUN_PENDING_MAX 64
+/* TCP connections waiting to identify themselves as ranks (pmi_tcp.c): when
+ * all places are taken, a new one pushes out the oldest */
+#define RX_RUN_PENDING_MAX 512
 
 typedef struct rx_run_host {
     char name[RX_RUN_HOST_MAX];

@@ -76,7 +76,10 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         unsetenv("PMI_FD");
         setenv("PMI_PORT", job->pmi_port, 1);
         rx_run_setenv_int("PMI_ID", r->rank);
-        setenv("RDMX_PMI_SECRET", job->secret, 1);
+        if (job->opts->launch_tmpl)
+            setenv("RDMX_PMI_SECRET", job->secret, 1);
+        else
+            unsetenv("RDMX_PMI_SECRET"); /* ssh: on stdin (rx_run_secret_stdin) */
         char **argv = rx_run_launch_argv(job, r->rank);
         if (!argv) {
             errno = E2BIG;
@@ -101,9 +104,40 @@ fail:;
     _exit(127);
 }
 
+/* ssh carries no environment, and a variable in the remote command would be
+ * on command lines: a rank started by ssh reads the job's secret from the
+ * first line of its stdin (hosts.c). Rank 0's stdin is the launcher's own,
+ * forwarded through job->stdin_pipe, where nothing has been written yet: the
+ * line goes first. The others get a pipe holding the line, then EOF.
+ * Returns the rank's stdin (*own: the descriptor to close after the fork). */
+static int rx_run_secret_stdin(rx_run_job_t *job, int stdin_fd, int *own)
+{
+    char line[sizeof job->secret + 1];
+    int len = snprintf(line, sizeof line, "%s\n", job->secret);
+    if (stdin_fd >= 0)
+        return write(job->stdin_pipe, line, (size_t)len) == len ? stdin_fd : -1;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    /* shorter than PIPE_BUF into an empty pipe: written whole at once */
+    if (write(p[1], line, (size_t)len) != len) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    close(p[1]);
+    *own = p[0];
+    return p[0];
+}
+
 int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
 {
-    int sv[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, rep[2] = {-1, -1};
+    int sv[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, rep[2] = {-1, -1}, own_in = -1;
+    if (r->remote && !job->opts->launch_tmpl &&
+        (stdin_fd = rx_run_secret_stdin(job, stdin_fd, &own_in)) < 0) {
+        rx_run_msg("starting rank %d: passing the secret: %s", r->rank, strerror(errno));
+        goto fail;
+    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
         pipe2(err, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
         rx_run_msg("starting rank %d: %s", r->rank, strerror(errno));
@@ -121,6 +155,8 @@ int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
     /* Also here, so that the group exists before the launcher signals it. */
     setpgid(pid, pid);
     r->pid = pid;
+    if (own_in >= 0)
+        close(own_in); /* the rank has it */
     close(sv[1]);
     close(out[1]);
     close(err[1]);
@@ -160,6 +196,8 @@ int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
     return RX_OK;
 
 fail:
+    if (own_in >= 0)
+        close(own_in);
     for (int i = 0; i < 2; i++) {
         if (sv[i] >= 0) close(sv[i]);
         if (out[i] >= 0) close(out[i]);

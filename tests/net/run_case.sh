@@ -178,8 +178,14 @@ link-down)
     RC=$?
     t=$(elapsed "$t0")
     [ $RC -ne 0 ] || fail "status 0 after the link went down"
-    grep -Eq "^rdmx-run: (lost the connection to rank 1 on host ${RXN_H[1]}|rank [01] .*(before MPI_Finalize|killed by signal|MPI_Abort))" "$W/err" \
-        || fail "no clear message"
+    # the cause is the lost connection, named with the rank and its host, and
+    # it comes first: not the exit of the rank that gave up on its launcher
+    # (it was "rank 1 ... exited with code 1 before MPI_Finalize")
+    first=$(grep -m1 '^rdmx-run: ' "$W/err")
+    grep -Eq "^rdmx-run: lost the connection to rank 1 on host ${RXN_H[1]} \(Connection timed out\) before MPI_Finalize; ending the job\$" <<<"$first" \
+        || fail "the launcher did not name the lost connection first: $first"
+    ! grep -q 'before MPI_Finalize; ending the job' <(grep -v '^rdmx-run: lost the connection' "$W/err") ||
+        fail "a rank's exit reported as a cause too"
     under "$t" 30 || fail "took $t s"
     expect_clean
     echo "ok: ended $t s after the link went down: $(grep '^rdmx-run' "$W/err" | head -1)"

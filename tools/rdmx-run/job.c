@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -112,12 +114,34 @@ static int rx_run_unexpected_signal(const rx_run_job_t *job, int sig)
     return sig != SIGTERM && sig != job->fwd_sig && !(sig == SIGKILL && job->kill_sent);
 }
 
+/* A remote rank's launch command exited before MPI_Finalize: was its PMI
+ * connection lost first? Then the loss is the cause, and the exit its
+ * consequence (the rank's client exits when it loses the launcher, and the
+ * launch command reports that as a plain failure). Either the launcher saw
+ * the connection fail already, or its keepalive probes are going
+ * unanswered: the rank's side may give up first. A connection closed
+ * cleanly is explained by the exit itself. Returns the errno, or 0. */
+static int rx_run_lost_first(const rx_run_rank_t *r)
+{
+    if (!r->pmi_tcp)
+        return 0;
+    if (r->pmi_lost)
+        return r->lost_err;
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    if (r->pmi_fd < 0 || getsockopt(r->pmi_fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+        return 0;
+    /* two in a row: one may be in flight on a healthy connection */
+    return ti.tcpi_probes >= 2 || ti.tcpi_backoff >= 2 ? ETIMEDOUT : 0;
+}
+
 /* A rank was reaped: apply the failure rules. */
 static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
 {
     /* Requests it sent before dying (abort, finalize) count first. */
     if (r->pmi_fd >= 0)
         rx_run_pmi_input(job, r);
+    int lost = rx_run_lost_first(r);
     rx_run_pmi_close(r);
     r->exited = 1;
     r->wstatus = wstatus;
@@ -149,6 +173,14 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
         return;
     }
     int code = WEXITSTATUS(wstatus);
+    if (r->initialized && !r->finalized && lost && code) {
+        r->pmi_lost = 0; /* reported here, not again by the lost-connection check */
+        rx_run_fail(job, code,
+                    "lost the connection to rank %d on host %s (%s) before MPI_Finalize; "
+                    "ending the job", r->rank, job->opts->hosts[job->host_of[r->rank]].name,
+                    strerror(lost));
+        return;
+    }
     if (r->initialized && !r->finalized) {
         rx_run_fail(job, code ? code : 1,
                     "rank %d (pid %d) exited with code %d before MPI_Finalize; ending the job",

@@ -67,10 +67,12 @@ int rx_coll_go(rx_coll_exec_t *e, MPI_Request *req, const char *fn)
     return MPI_SUCCESS;
 }
 
+char rx_coll_nothing[1];
+
 char *rx_coll_in(rx_coll_exec_t *e, int si, const void *buf, size_t count, const rx_dtype_t *dt)
 {
     if (rx_dtype_wire_is_raw(dt))
-        return (char *)buf;
+        return buf ? (char *)buf : rx_coll_nothing;
     size_t bytes = count * dt->wire;
     free(e->stage[si]);
     if (!(e->stage[si] = malloc(bytes ? bytes : 1)))
@@ -82,7 +84,7 @@ char *rx_coll_in(rx_coll_exec_t *e, int si, const void *buf, size_t count, const
 char *rx_coll_out(rx_coll_exec_t *e, int si, void *buf, size_t bytes, const rx_dtype_t *dt)
 {
     if (dt && rx_dtype_wire_is_raw(dt))
-        return buf;
+        return buf ? buf : rx_coll_nothing;
     free(e->stage[si]);
     return e->stage[si] = malloc(bytes ? bytes : 1);
 }
@@ -91,7 +93,7 @@ char *rx_wire_in(const void *buf, size_t count, const rx_dtype_t *dt, void **tmp
 {
     *tmp = NULL;
     if (rx_dtype_wire_is_raw(dt))
-        return (char *)buf;
+        return buf ? (char *)buf : rx_coll_nothing;
     size_t bytes = count * dt->wire;
     if (!(*tmp = malloc(bytes ? bytes : 1)))
         return NULL;
@@ -103,7 +105,7 @@ char *rx_wire_out(void *buf, size_t count, const rx_dtype_t *dt, void **tmp)
 {
     *tmp = NULL;
     if (rx_dtype_wire_is_raw(dt))
-        return buf;
+        return buf ? buf : rx_coll_nothing;
     size_t bytes = count * dt->wire;
     return *tmp = malloc(bytes ? bytes : 1);
 }

@@ -20,6 +20,11 @@ int rx_coll_go(rx_coll_exec_t *e, MPI_Request *req, const char *fn);
 /* Fail e's call: release it and report. */
 int rx_coll_fail(rx_coll_exec_t *e, int cls, const char *fn, const char *msg);
 
+/* Stands for a NULL user buffer that moves nothing (count 0 is legal in
+ * every collective, with any buffer): the buffer helpers return NULL only
+ * when memory ran out. */
+extern char rx_coll_nothing[1];
+
 /* Wire form of count elements of dt at buf, as input (packed if need be,
  * into staging slot si of e). NULL on out of memory. */
 char *rx_coll_in(rx_coll_exec_t *e, int si, const void *buf, size_t count, const rx_dtype_t *dt);

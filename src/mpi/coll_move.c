@@ -54,27 +54,29 @@ static int rx_coll_on_one_node(const rx_comm_t *c)
 
 /* Blocking uniform gather (root >= 0) or allgather (root < 0) on one node
  * (RX_ERR_AGAIN: take the schedule, which also reports mismatched sizes).
- * sendbuf NULL: in place. */
-static int rx_gather_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
-                         void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
+ * A NULL buffer with count 0 is legal (uneven decompositions), so in place
+ * is its own flag. */
+static int rx_gather_shm(rx_comm_t *c, int in_place, const void *sendbuf, int scount,
+                         const rx_dtype_t *sdt, void *recvbuf, int rcount, const rx_dtype_t *rdt,
+                         int root)
 {
     if (!rx_coll_on_one_node(c))
         return RX_ERR_AGAIN;
     size_t p = (size_t)c->size, me = (size_t)c->rank;
     int gets = root < 0 || c->rank == root;
-    size_t bytes = sendbuf ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
+    size_t bytes = !in_place ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
     void *ti = NULL, *to = NULL;
     char *in = NULL, *out = NULL;
-    if (gets && ((sendbuf && bytes != (size_t)rcount * rdt->wire) || (!recvbuf && bytes)))
+    if (gets && ((!in_place && bytes != (size_t)rcount * rdt->wire) || (!recvbuf && bytes)))
         return RX_ERR_AGAIN;
-    if (sendbuf && !(in = rx_wire_in(sendbuf, (size_t)scount, sdt, &ti)))
+    if (!in_place && !(in = rx_wire_in(sendbuf, (size_t)scount, sdt, &ti)))
         return RX_ERR_NOMEM;
     if (gets) {
         if (!(out = rx_wire_out(recvbuf, (size_t)rcount * p, rdt, &to))) {
             free(ti);
             return RX_ERR_NOMEM;
         }
-        if (!sendbuf && to)
+        if (in_place && to)
             rx_dtype_pack(rdt, (char *)recvbuf + me * (size_t)rcount * (size_t)rdt->extent,
                           (size_t)rcount, out + me * bytes);
     }
@@ -114,7 +116,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
             RX_CHECK_COUNT(c, recvcount, fn);
     }
     if (!req && !v) {
-        rc = rx_gather_shm(c, in_place ? NULL : sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root);
+        rc = rx_gather_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root);
         if (rc != RX_ERR_AGAIN)
             return rx_coll_rc(c, rc, fn);
     }
@@ -182,9 +184,10 @@ RX_ALIAS(Gatherv)
 /* ---- scatter / scatterv -------------------------------------------------- */
 
 /* Blocking uniform scatter on one node (RX_ERR_AGAIN: take the schedule).
- * recvbuf NULL: in place at the root. */
-static int rx_scatter_shm(rx_comm_t *c, const void *sendbuf, int scount, const rx_dtype_t *sdt,
-                          void *recvbuf, int rcount, const rx_dtype_t *rdt, int root)
+ * in_place: at the root, which then receives nothing. */
+static int rx_scatter_shm(rx_comm_t *c, int in_place, const void *sendbuf, int scount,
+                          const rx_dtype_t *sdt, void *recvbuf, int rcount, const rx_dtype_t *rdt,
+                          int root)
 {
     if (!rx_coll_on_one_node(c))
         return RX_ERR_AGAIN;
@@ -192,19 +195,19 @@ static int rx_scatter_shm(rx_comm_t *c, const void *sendbuf, int scount, const r
     size_t bytes = is_root ? (size_t)scount * sdt->wire : (size_t)rcount * rdt->wire;
     void *ti = NULL, *to = NULL;
     char *in = NULL, *out = NULL;
-    if (is_root && recvbuf && bytes != (size_t)rcount * rdt->wire)
+    if (is_root && !in_place && bytes != (size_t)rcount * rdt->wire)
         return RX_ERR_AGAIN; /* the schedule path reports the mismatch */
     if (is_root && bytes && !sendbuf)
         return RX_ERR_AGAIN;
     if (is_root && !(in = rx_wire_in(sendbuf, (size_t)scount * p, sdt, &ti)))
         return RX_ERR_NOMEM;
-    if (recvbuf && !(out = rx_wire_out(recvbuf, (size_t)rcount, rdt, &to))) {
+    if (!in_place && !(out = rx_wire_out(recvbuf, (size_t)rcount, rdt, &to))) {
         free(ti);
         return RX_ERR_NOMEM;
     }
     int rc = rx_coll_shm_scatter(in, bytes, out, root, c);
     free(ti);
-    if (recvbuf)
+    if (!in_place)
         rx_wire_done(recvbuf, (size_t)rcount, rdt, to, rc == RX_OK);
     return rc;
 }
@@ -237,7 +240,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
             RX_CHECK_COUNT(c, sendcount, fn);
     }
     if (!req && !v) {
-        rc = rx_scatter_shm(c, sendbuf, sendcount, sdt, in_place ? NULL : recvbuf, recvcount, rdt,
+        rc = rx_scatter_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt,
                             root);
         if (rc != RX_ERR_AGAIN)
             return rx_coll_rc(c, rc, fn);
@@ -336,7 +339,7 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
         sdt = d;
     }
     if (!req && !v) {
-        int rc = rx_gather_shm(c, in_place ? NULL : sendbuf, sendcount, sdt, recvbuf, recvcount,
+        int rc = rx_gather_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount,
                                rdt, -1);
         if (rc != RX_ERR_AGAIN)
             return rx_coll_rc(c, rc, fn);
@@ -471,7 +474,7 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
         }
     }
     free(dts);
-    return wire;
+    return wire ? wire : rx_coll_nothing;
 }
 
 /* Blocking uniform alltoall on one node (RX_ERR_AGAIN: take the schedule,

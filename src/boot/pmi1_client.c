@@ -276,9 +276,20 @@ static void *rx_boot_watch(void *arg)
         if (n < 0 || p[1].revents)
             return NULL;
         if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
-            static const char msg[] = "rdmx: the connection to the launcher (PMI_PORT) was lost; "
-                                      "the job is over, exiting\n";
-            ssize_t w = write(2, msg, sizeof msg - 1);
+            /* say which: the launcher ending the job closes the connection;
+             * a failure (this host lost its network) leaves an error */
+            int err = 0;
+            socklen_t elen = sizeof err;
+            getsockopt(rx_boot.fd, SOL_SOCKET, SO_ERROR, &err, &elen);
+            const char *id = getenv("PMI_ID"), *port = getenv("PMI_PORT");
+            char msg[256];
+            int len = err ? snprintf(msg, sizeof msg,
+                                     "rdmx[%s]: lost the connection to the launcher at %s (%s); "
+                                     "exiting\n", id ? id : "?", port ? port : "?", strerror(err))
+                          : snprintf(msg, sizeof msg,
+                                     "rdmx[%s]: the launcher closed its connection (the job is "
+                                     "over); exiting\n", id ? id : "?");
+            ssize_t w = write(2, msg, len > 0 && len < (int)sizeof msg ? (size_t)len : 0);
             (void)w;
             _exit(1);
         }

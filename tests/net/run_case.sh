@@ -186,6 +186,9 @@ link-down)
         || fail "the launcher did not name the lost connection first: $first"
     ! grep -q 'before MPI_Finalize; ending the job' <(grep -v '^rdmx-run: lost the connection' "$W/err") ||
         fail "a rank's exit reported as a cause too"
+    # and the rank on that host says what it saw, naming the launcher's address
+    grep -Eq '^rdmx\[1\]: lost the connection to the launcher at 10\.77\.0\.1:[0-9]+ \(Connection timed out\); exiting$' "$W/err" ||
+        fail "rank 1 did not say it lost the launcher"
     under "$t" 30 || fail "took $t s"
     expect_clean
     echo "ok: ended $t s after the link went down: $(grep '^rdmx-run' "$W/err" | head -1)"
@@ -215,7 +218,11 @@ pmi-flood)
     # refusals say why; idle and slow peers go within seconds; the 88
     # connections beyond the places pushed the oldest idle ones out
     [ "$(val reply_wrong_secret)" -gt 0 ] 2>/dev/null || fail "no wrong-secret reply ($rep)"
-    [ "$(val reply_busy_retry)" -gt 0 ] 2>/dev/null || fail "no connection was told the launcher is busy ($rep)"
+    # (the launcher keeps fewer places when its open files are short)
+    hard=$(ulimit -Hn)
+    if [ "$hard" = unlimited ] || [ "$hard" -ge 2048 ]; then
+        [ "$(val reply_busy_retry)" -gt 0 ] 2>/dev/null || fail "no connection was told the launcher is busy ($rep)"
+    fi
     under "$(val idle_max_life)" 6 || fail "an idle connection stayed $(val idle_max_life) s ($rep)"
     under "$(val trickle_max_life)" 6 || fail "a slow connection stayed $(val trickle_max_life) s ($rep)"
     n=$(grep -c '^rdmx-run' "$W/err")

@@ -192,7 +192,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         return rx_win_err(w, MPI_ERR_BASE, "MPI_Win_attach", "NULL base");
     if (rx_win_attach(w, base, (size_t)size) != RX_OK)
         return rx_win_err(w, MPI_ERR_RMA_ATTACH, "MPI_Win_attach",
-                          "more than %d regions attached", RX_WIN_DYN_MAX);
+                          "out of memory for the list of attached regions");
     return MPI_SUCCESS;
 }
 RX_ALIAS(Win_attach)

@@ -69,7 +69,7 @@ static int rx_whole(const rx_dtype_t *d, int acc)
     return acc ? d->predefined : rx_dtype_wire_is_raw(d);
 }
 
-int rx_rma_range(rx_win_t *w, const rx_rma_op_t *op, uint64_t *off, uint64_t *span)
+int rx_rma_range(rx_win_t *w, rx_rma_op_t *op, uint64_t *off, uint64_t *span)
 {
     rx_win_tgt_t *t = &w->tgt[op->target];
     const rx_dtype_t *d = op->tdt;
@@ -93,13 +93,16 @@ int rx_rma_range(rx_win_t *w, const rx_rma_op_t *op, uint64_t *off, uint64_t *sp
         uint32_t s = atomic_load_explicit(&c->dyn_seq, memory_order_acquire);
         if (s & 1)
             continue;
-        int found = 0;
-        for (uint32_t i = 0; i < c->ndyn && i < RX_WIN_DYN_MAX; i++)
-            if (first >= c->dyn[i].addr && last <= c->dyn[i].addr + c->dyn[i].len)
-                found = 1;
+        uint32_t n = c->ndyn < RX_WIN_DYN_MAX ? c->ndyn : RX_WIN_DYN_MAX, more = c->ndyn_more;
+        int found = rx_win_dyn_reach(c->dyn, n, first) >= last;
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&c->dyn_seq, memory_order_relaxed) == s)
-            return found ? RX_OK : RX_ERR_INVAL;
+        if (atomic_load_explicit(&c->dyn_seq, memory_order_relaxed) != s)
+            continue;
+        if (!found && more) { /* the target's private list may hold it */
+            op->by_am = 1;
+            return RX_OK;
+        }
+        return found ? RX_OK : RX_ERR_INVAL;
     }
 }
 
@@ -234,8 +237,8 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
     /* net accumulates, by the rule the target's node follows (rma.h): the
      * network's atomic, read-combine-write under the accumulate lock, or
      * messages, for the whole op */
-    int amo = -1, amt = -1, by_am = t->kind == RX_RMA_AM, locked = 0;
-    if (t->net && acc) {
+    int amo = -1, amt = -1, by_am = t->kind == RX_RMA_AM || op->by_am, locked = 0;
+    if (t->net && acc && !op->by_am) {
         if (t->lockacc || !rx_rma_native_type(basic))
             locked = t->netacclock;
         else if (rx_rma_net_amo(t, op->kind == RX_RMA_OP_CAS ? -1 : op->op->predefined, basic,

@@ -69,7 +69,14 @@ enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
     RX_WIN_FLAVOR_SHARED = 4,
 };
 
-#define RX_WIN_DYN_MAX 64                /* attached regions per rank (dynamic windows) */
+/* Dynamic windows: the first RX_WIN_DYN_MAX regions a rank attaches are
+ * listed in its node-shared control block, where origins on its node check
+ * their ranges without it; more go to a private list (rx_win_t dyn_more)
+ * that only the rank itself reads, so an origin whose range the shared list
+ * does not cover while ndyn_more is nonzero sends the operation as messages
+ * and the target checks it against both lists. An operation may span
+ * adjacent regions. */
+#define RX_WIN_DYN_MAX 64
 /* Passive-target lock word: EXCL bit | number of shared holders, changed
  * by compare-and-swap and additions only. Origins on the node: a writer
  * takes it by compare-and-swap 0 -> EXCL, a reader adds 1 and takes it back
@@ -80,6 +87,14 @@ enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
  * Release subtracts. */
 #define RX_WIN_LOCK_EXCL (1ull << 62)
 
+typedef struct rx_win_dyn {
+    uint64_t addr, len;
+} rx_win_dyn_t;
+
+/* The end of the run of regions (adjacent ones together) that holds pos, or
+ * pos itself if none does: [pos, end) is attached. */
+uint64_t rx_win_dyn_reach(const rx_win_dyn_t *r, uint32_t n, uint64_t pos);
+
 /* One per window member, in the node-shared metadata of its node. */
 typedef struct rx_win_ctl {
     _Atomic uint64_t lock;               /* passive target: EXCL bit | shared holders */
@@ -88,7 +103,9 @@ typedef struct rx_win_ctl {
     char pad1[60];
     _Atomic uint32_t dyn_seq;            /* odd while the list below changes */
     uint32_t ndyn;
-    struct { uint64_t addr, len; } dyn[RX_WIN_DYN_MAX];
+    uint32_t ndyn_more;                  /* regions in the owner's private list */
+    uint32_t pad2;
+    rx_win_dyn_t dyn[RX_WIN_DYN_MAX];
 } rx_win_ctl_t;
 
 /* What a member tells the others about reaching it over the network. */
@@ -154,6 +171,8 @@ typedef struct rx_win {
     int *post_ranks, npost; /* PSCW exposure epoch */
     int post_open;
     uint32_t am_pending_total;
+    rx_win_dyn_t *dyn_more; /* dynamic: attached regions past the shared list */
+    uint32_t ndyn_more, dyn_more_cap;
     int errhandler;         /* MPI_Errhandler */
     int model;
     intptr_t attr_size;     /* MPI_WIN_SIZE points here */
@@ -193,14 +212,17 @@ typedef struct rx_rma_op {
     size_t tcount;
     const rx_dtype_t *tdt;
     const rx_opobj_t *op;   /* accumulates */
+    int by_am;              /* set by rx_rma_range: only the target can check it */
 } rx_rma_op_t;
 
 enum { RX_RMA_OP_PUT = 1, RX_RMA_OP_GET, RX_RMA_OP_ACC, RX_RMA_OP_GACC, RX_RMA_OP_CAS };
 
 int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req);
 /* The byte range [*off, *off + *span) the op touches at the target; RX_ERR_INVAL
- * if outside the target's window (nothing was touched). */
-int rx_rma_range(rx_win_t *w, const rx_rma_op_t *op, uint64_t *off, uint64_t *span);
+ * if outside the target's window (nothing was touched). Sets op->by_am when
+ * only the target can tell (regions of a dynamic window past the shared
+ * list). */
+int rx_rma_range(rx_win_t *w, rx_rma_op_t *op, uint64_t *off, uint64_t *span);
 
 /* Fast path of an 8-byte-or-smaller contiguous put / get to a DIRECT target. */
 static inline int rx_rma_direct_ok(const rx_win_tgt_t *t) { return t->kind == RX_RMA_DIRECT; }

@@ -340,6 +340,7 @@ void rx_win_teardown(rx_win_t *w)
     free(w->maps);
     free(w->map_lens);
     free(w->tgt);
+    free(w->dyn_more);
     free(w->start_ranks);
     free(w->post_ranks);
     w->maps = NULL;
@@ -371,16 +372,43 @@ int rx_win_shared_query(rx_win_t *w, int r, size_t *size, int *disp_unit, void *
     return RX_OK;
 }
 
+uint64_t rx_win_dyn_reach(const rx_win_dyn_t *r, uint32_t n, uint64_t pos)
+{
+    for (int grew = 1; grew;) { /* each pass moves pos past a region holding it */
+        grew = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (pos >= r[i].addr && pos < r[i].addr + r[i].len) {
+                pos = r[i].addr + r[i].len;
+                grew = 1;
+            }
+    }
+    return pos;
+}
+
 /* Dynamic windows: the attach list lives in this rank's metadata under a
- * sequence lock, so local origins check ranges without asking us. */
+ * sequence lock, so local origins check ranges without asking us; past
+ * RX_WIN_DYN_MAX regions they go to a private list (rma.h). */
 int rx_win_attach(rx_win_t *w, void *addr, size_t len)
 {
     rx_win_ctl_t *c = w->myctl;
-    if (c->ndyn == RX_WIN_DYN_MAX)
-        return RX_ERR_NOMEM;
+    rx_win_dyn_t r = {(uint64_t)(uintptr_t)addr, len};
+    if (c->ndyn == RX_WIN_DYN_MAX) {
+        if (w->ndyn_more == w->dyn_more_cap) {
+            uint32_t cap = w->dyn_more_cap ? 2 * w->dyn_more_cap : 64;
+            rx_win_dyn_t *m = realloc(w->dyn_more, sizeof *m * cap);
+            if (!m)
+                return RX_ERR_NOMEM;
+            w->dyn_more = m;
+            w->dyn_more_cap = cap;
+        }
+        w->dyn_more[w->ndyn_more++] = r;
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
+        c->ndyn_more = w->ndyn_more;
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
+        return RX_OK;
+    }
     atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
-    c->dyn[c->ndyn].addr = (uint64_t)(uintptr_t)addr;
-    c->dyn[c->ndyn].len = len;
+    c->dyn[c->ndyn] = r;
     c->ndyn++;
     atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
     return RX_OK;
@@ -389,12 +417,26 @@ int rx_win_attach(rx_win_t *w, void *addr, size_t len)
 int rx_win_detach(rx_win_t *w, const void *addr)
 {
     rx_win_ctl_t *c = w->myctl;
+    uint64_t a = (uint64_t)(uintptr_t)addr;
+    for (uint32_t i = 0; i < w->ndyn_more; i++) {
+        if (w->dyn_more[i].addr != a)
+            continue;
+        w->dyn_more[i] = w->dyn_more[--w->ndyn_more];
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
+        c->ndyn_more = w->ndyn_more;
+        atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
+        return RX_OK;
+    }
     for (uint32_t i = 0; i < c->ndyn; i++) {
-        if (c->dyn[i].addr != (uint64_t)(uintptr_t)addr)
+        if (c->dyn[i].addr != a)
             continue;
         atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_acq_rel);
         c->dyn[i] = c->dyn[c->ndyn - 1];
         c->ndyn--;
+        if (w->ndyn_more) { /* keep the shared list full while there are more */
+            c->dyn[c->ndyn++] = w->dyn_more[--w->ndyn_more];
+            c->ndyn_more = w->ndyn_more;
+        }
         atomic_fetch_add_explicit(&c->dyn_seq, 1, memory_order_release);
         return RX_OK;
     }
@@ -406,8 +448,14 @@ void *rx_rma_local_addr(rx_win_t *w, uint64_t off, uint64_t len)
     if (w->flavor != RX_WIN_FLAVOR_DYNAMIC)
         return off <= w->bytes && len <= w->bytes - off ? (char *)w->base + off : NULL;
     rx_win_ctl_t *c = w->myctl;
-    for (uint32_t i = 0; i < c->ndyn; i++)
-        if (off >= c->dyn[i].addr && off + len <= c->dyn[i].addr + c->dyn[i].len)
-            return (void *)(uintptr_t)off;
-    return NULL;
+    if (!len)
+        return (void *)(uintptr_t)off;
+    /* a range may lie across both lists: check them as one */
+    uint64_t pos = off, last = off + len, before;
+    do {
+        before = pos;
+        pos = rx_win_dyn_reach(c->dyn, c->ndyn, pos);
+        pos = rx_win_dyn_reach(w->dyn_more, w->ndyn_more, pos);
+    } while (pos < last && pos != before);
+    return pos >= last ? (void *)(uintptr_t)off : NULL;
 }

@@ -237,6 +237,7 @@ int rx_commat_workload(const rx_commat_t *m, rx_workload_t *w)
     w->round = rx_cm_round;
     w->destroy = rx_cm_destroy;
     w->ctx = c;
+    w->concurrent = 1; /* read only */
     snprintf(w->desc, sizeof w->desc, "traffic matrix, %u ranks, %u entries", m->n, m->nnz);
     return RX_OK;
 }

@@ -68,6 +68,9 @@ void rx_sim_print(const rx_topo_t *t, const rx_sim_result_t *r, int top, FILE *f
             t->nlinks);
     fprintf(f, "simulator         %llu events, %llu solves, peak %u live flows, %.3f s\n",
             (unsigned long long)r->events, (unsigned long long)r->solves, r->peak_live, r->cpu_seconds);
+    if (r->phases_reused)
+        fprintf(f, "reused phases     %llu (identical to an earlier phase: figures taken from it)\n",
+                (unsigned long long)r->phases_reused);
     if (top <= 0)
         return;
     double *v = malloc((size_t)t->nlinks * 2 * sizeof *v);

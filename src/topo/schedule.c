@@ -301,6 +301,7 @@ int rx_workload_schedule(const char *path, uint32_t want, rx_workload_t *wl)
     wl->round = rx_sched_round;
     wl->destroy = rx_sched_destroy;
     wl->ctx = s;
+    wl->concurrent = 1; /* read only */
     snprintf(wl->desc, sizeof wl->desc, "schedule %s%s%s, %u ranks, %u rounds", path, *name ? " " : "", name,
              s->nranks, wl->nrounds);
     return RX_OK;

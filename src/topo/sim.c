@@ -256,7 +256,6 @@ static int rx_rank_take_post(rx_rank_t *r, uint8_t op, uint32_t peer, uint64_t *
     return 0;
 }
 
-static int rx_rank_enter(rx_sim_t *s, uint32_t rank);
 
 static int rx_rank_round_done(rx_sim_t *s, uint32_t rank)
 {
@@ -267,6 +266,10 @@ static int rx_rank_round_done(rx_sim_t *s, uint32_t rank)
             return RX_OK;
         /* the last rank of the phase releases everyone */
         s->barrier_count = 0;
+        if (s->one_phase) { /* sim_phase.c runs each phase on its own */
+            s->phase_end = s->now;
+            return RX_OK;
+        }
         for (uint32_t i = 0; i < s->w->nranks; i++) {
             int rc = rx_rank_enter(s, i);
             if (rc)
@@ -288,7 +291,7 @@ static int rx_rank_comm_done(rx_sim_t *s, uint32_t rank)
     return rx_rank_round_done(s, rank);
 }
 
-static int rx_rank_enter(rx_sim_t *s, uint32_t rank)
+int rx_rank_enter(rx_sim_t *s, uint32_t rank)
 {
     rx_rank_t *r = &s->ranks[rank];
     if (r->finished)
@@ -369,6 +372,20 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         f->state = RX_FS_ACTIVE;
         f->t_upd = s->now;
         f->rate = 0;
+        if (s->nact == s->actcap) {
+            uint32_t cap = s->actcap ? s->actcap * 2 : 1024;
+            uint32_t *a = realloc(s->act, cap * sizeof *a);
+            double *r = a ? realloc(s->arate, cap * sizeof *r) : NULL;
+            if (a)
+                s->act = a;
+            if (!r)
+                return RX_ERR_NOMEM;
+            s->arate = r;
+            s->actcap = cap;
+        }
+        f->apos = s->nact;
+        s->act[s->nact] = e->id;
+        s->arate[s->nact++] = 0;
         s->live++;
         if (s->live > s->res->peak_live)
             s->res->peak_live = s->live;
@@ -377,6 +394,12 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         f = &s->f[e->id];
         s->agg_rate -= f->rate;
         s->res->net_bytes += (double)f->bytes;
+        {
+            uint32_t last = s->act[--s->nact];
+            s->act[f->apos] = last;
+            s->arate[f->apos] = s->arate[s->nact];
+            s->f[last].apos = f->apos;
+        }
         rx_link_detach(s, e->id);
         for (int i = 0; i < f->nh; i++)
             s->route_load[f->path[i]]--;
@@ -406,7 +429,7 @@ int rx_sim_defer_done(rx_sim_t *s, uint32_t fid)
     return RX_OK;
 }
 
-static void rx_sim_cleanup(rx_sim_t *s)
+void rx_sim_cleanup(rx_sim_t *s)
 {
     if (s->ls)
         for (uint32_t i = 0; i < s->t->nlinks; i++)
@@ -418,6 +441,8 @@ static void rx_sim_cleanup(rx_sim_t *s)
     free(s->ranks);
     free(s->f);
     free(s->fmark);
+    free(s->act);
+    free(s->arate);
     free(s->ev);
     free(s->done);
     free(s->route_load);
@@ -426,17 +451,15 @@ static void rx_sim_cleanup(rx_sim_t *s)
     rx_solver_free(s);
 }
 
-int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
+int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
 {
     memset(res, 0, sizeof *res);
-    rx_sim_t S = {0}, *s = &S;
+    memset(s, 0, sizeof *s);
     s->t = t;
     s->w = w;
     s->o = *o;
     s->res = res;
     s->ffree = UINT32_MAX;
-    double t0 = rx_time_now();
-    int rc = RX_ERR_NOMEM;
     if (w->nranks == 0)
         return RX_ERR_INVAL;
     if (!o->rank_node && w->nranks > t->nnodes) {
@@ -451,27 +474,28 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
     s->ranks = calloc(w->nranks, sizeof *s->ranks);
     s->injecting = calloc(t->nnodes, 1);
     if (!res->link_bytes || !res->link_maxflows || !s->ls || !s->route_load || !s->ranks || !s->injecting)
-        goto fail;
+        return RX_ERR_NOMEM;
     if (o->rank_node) {
         s->rank_node = o->rank_node;
         for (uint32_t i = 0; i < w->nranks; i++)
             if (o->rank_node[i] >= t->nnodes) {
                 rx_log_error("rdmx-topo: rank %u placed on node %u, the fabric has %u", i, o->rank_node[i], t->nnodes);
-                rc = RX_ERR_INVAL;
-                goto fail;
+                return RX_ERR_INVAL;
             }
     } else {
         if (!(s->own_rank_node = malloc(w->nranks * sizeof *s->own_rank_node)))
-            goto fail;
+            return RX_ERR_NOMEM;
         for (uint32_t i = 0; i < w->nranks; i++)
             s->own_rank_node[i] = i;
         s->rank_node = s->own_rank_node;
     }
     s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = s->route_load};
-    if ((rc = rx_solver_init(s)))
-        goto fail;
-    for (uint32_t i = 0; i < w->nranks && !rc; i++)
-        rc = rx_rank_enter(s, i);
+    return rx_solver_init(s);
+}
+
+int rx_sim_loop(rx_sim_t *s)
+{
+    int rc = RX_OK;
     while (!rc && (s->nev || s->ndone || s->changed)) {
         if (s->ndone) {
             /* completions whose rank bookkeeping was deferred until after the re-solve */
@@ -492,7 +516,7 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
         if (rx_ev_stale(s, &e))
             continue;
         s->now = e.t;
-        res->events++;
+        s->res->events++;
         rc = rx_sim_handle(s, &e);
         /* equal flows finish at one instant up to rounding: handle them together, one re-solve */
         double horizon = s->now * (1 + 1e-10) + 1e-15;
@@ -504,40 +528,58 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
         if (s->nev > 4 * (s->live + 1024))
             rx_ev_compact(s);
     }
-    if (!rc && s->nfinished < w->nranks) {
-        for (uint32_t i = 0; i < w->nranks; i++) {
-            rx_rank_t *r = &s->ranks[i];
-            if (r->finished)
-                continue;
-            if (r->nposts)
-                rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u: its %s rank %u is never "
-                             "matched", i, r->round, r->posts[0].op == RX_STEP_SEND ? "send to" : "receive from",
-                             r->posts[0].peer);
-            else
-                rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u", i, r->round);
-            break;
-        }
-        rc = RX_ERR_INVAL;
+    return rc;
+}
+
+int rx_sim_stuck(rx_sim_t *s, int phase_done)
+{
+    for (uint32_t i = 0; i < s->w->nranks; i++) {
+        rx_rank_t *r = &s->ranks[i];
+        if (r->finished || (phase_done && !r->nposts && !r->pending))
+            continue;
+        if (r->nposts)
+            rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u: its %s rank %u is never "
+                         "matched", i, r->round, r->posts[0].op == RX_STEP_SEND ? "send to" : "receive from",
+                         r->posts[0].peer);
+        else
+            rx_log_error("rdmx-topo: the workload deadlocks: rank %u waits in round %u", i, r->round);
+        return RX_ERR_INVAL;
     }
-    if (!rc) {
-        res->throughput = res->time > 0 && s->inj_sum > 0 ? res->net_bytes / res->time / s->inj_sum : 0;
-        res->peak_throughput = s->inj_sum > 0 ? s->peak_rate / s->inj_sum : 0;
-        res->sat_throughput = s->inj_sum > 0 ? s->sat_rate / s->inj_sum : 0;
-        for (uint32_t i = 0; i < t->nlinks; i++) {
-            uint32_t m = res->link_maxflows[i];
-            if (m > res->max_link_flows_all)
-                res->max_link_flows_all = m;
-            if (t->l[i].cls != RX_LC_HOST && m > res->max_link_flows)
-                res->max_link_flows = m;
-        }
+    return RX_OK;
+}
+
+void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, double peak_rate, double sat_rate)
+{
+    res->throughput = res->time > 0 && inj_sum > 0 ? res->net_bytes / res->time / inj_sum : 0;
+    res->peak_throughput = inj_sum > 0 ? peak_rate / inj_sum : 0;
+    res->sat_throughput = inj_sum > 0 ? sat_rate / inj_sum : 0;
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        uint32_t m = res->link_maxflows[i];
+        if (m > res->max_link_flows_all)
+            res->max_link_flows_all = m;
+        if (t->l[i].cls != RX_LC_HOST && m > res->max_link_flows)
+            res->max_link_flows = m;
     }
+}
+
+int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
+{
+    if (o->barrier)
+        return rx_sim_run_phases(t, w, o, res);
+    rx_sim_t S, *s = &S;
+    double t0 = rx_time_now();
+    int rc = rx_sim_setup(s, t, w, o, res);
+    for (uint32_t i = 0; i < w->nranks && !rc; i++)
+        rc = rx_rank_enter(s, i);
+    if (!rc)
+        rc = rx_sim_loop(s);
+    if (!rc && s->nfinished < w->nranks)
+        rc = rx_sim_stuck(s, 0);
+    if (!rc)
+        rx_sim_finish(t, res, s->inj_sum, s->peak_rate, s->sat_rate);
     res->cpu_seconds = rx_time_now() - t0;
     rx_sim_cleanup(s);
     if (rc)
         rx_sim_result_free(res);
-    return rc;
-fail:
-    rx_sim_cleanup(s);
-    rx_sim_result_free(res);
     return rc;
 }

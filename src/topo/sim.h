@@ -37,6 +37,9 @@ typedef struct rx_workload {
     int (*round)(void *ctx, uint32_t rank, uint32_t round, const rx_step_t **steps, uint32_t *n);
     void (*destroy)(void *ctx);
     void *ctx;
+    /* round() may run in several threads at once; each result is then valid until the calling
+     * thread's next call (the simulator's phase threads use it only when set) */
+    int concurrent;
     char desc[160];
 } rx_workload_t;
 
@@ -48,6 +51,9 @@ typedef struct rx_sim_opts {
     double intra_bw;      /* B/s of a transfer between two ranks on one node (no fabric) */
     const uint32_t *rank_node; /* rank -> node; NULL: rank i on node i */
     int full_solve;       /* re-solve every flow at every event (reference for the incremental solver) */
+    int threads;          /* barrier-synchronised workloads: phases simulated at once (0: one per CPU) */
+    int progress;         /* a line on stderr every 10 s of a long simulation */
+    int no_memo;          /* simulate identical phases again instead of reusing the first */
 } rx_sim_opts_t;
 
 typedef struct rx_sim_result {
@@ -63,6 +69,7 @@ typedef struct rx_sim_result {
     uint32_t max_link_flows_all; /* same, host links included */
     uint32_t peak_live;      /* most live flows at once */
     double cpu_seconds;      /* wall-clock seconds the simulation took */
+    uint64_t phases_reused;  /* phases identical to an earlier one, not simulated again */
     /* per link (nlinks entries, owned by the caller through rx_sim_result_free) */
     double *link_bytes;
     uint32_t *link_maxflows;
@@ -103,5 +110,8 @@ int rx_workload_schedule(const char *path, uint32_t nranks, rx_workload_t *w);
 void rx_workload_free(rx_workload_t *w);
 /* Writes a generated collective schedule (schedule_gen.c): algo names as in docs/topo.md. */
 int rx_schedule_generate(FILE *f, const char *algo, uint32_t nranks, uint64_t bytes);
+/* The same schedule as a workload, built in memory (compact: runs of rounds whose peers advance
+ * by a constant stride), without the text. */
+int rx_workload_collective(const char *algo, uint32_t nranks, uint64_t bytes, rx_workload_t *w);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct rx_flow {
     uint32_t src, dst; /* ranks */
     uint32_t next_free;
     uint32_t frozen;   /* solver epoch in which the flow got its rate */
+    uint32_t apos;     /* index in rx_sim_t.act while active */
     uint16_t nh;
     uint8_t state;
     /* not cleared on reuse: a completion event of an earlier flow in this slot must stay stale */
@@ -71,6 +72,10 @@ typedef struct rx_sim {
     rx_flow_t *f;
     uint32_t *fmark;
     uint32_t nf, fcap, ffree, live;
+    /* the active flows and their rates, packed: the solver scans rates, not flow records */
+    uint32_t *act;
+    double *arate;
+    uint32_t nact, actcap;
     uint64_t flow_seq;
     rx_link_state_t *ls;
     uint32_t *route_load;
@@ -99,6 +104,9 @@ typedef struct rx_sim {
     uint32_t *clinks, *cflows, ncflows_cap;
     rx_solve_entry_t *heap;
     size_t nheap, heapcap;
+    /* phase mode (sim_phase.c): the ranks run one round, then stop at the barrier */
+    int one_phase;
+    double phase_end;
 } rx_sim_t;
 
 int rx_solver_init(rx_sim_t *s);
@@ -112,6 +120,17 @@ static inline void rx_solver_depart(rx_sim_t *s, double rate)
     s->changed = 1;
 }
 int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid);
+/* sim.c: allocation, the event loop, the deadlock report, the derived metrics, release */
+int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);
+int rx_rank_enter(rx_sim_t *s, uint32_t rank);
+int rx_sim_loop(rx_sim_t *s);
+/* Logs why ranks wait (phase_done: only ranks that did not complete the phase); RX_ERR_INVAL if any does. */
+int rx_sim_stuck(rx_sim_t *s, int phase_done);
+void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, double peak_rate, double sat_rate);
+void rx_sim_cleanup(rx_sim_t *s);
+/* sim_phase.c: barrier-synchronised workloads, phase by phase (independent: the fabric is empty
+ * at every barrier), on several threads */
+int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);
 int rx_sim_defer_done(rx_sim_t *s, uint32_t fid);
 
 #endif

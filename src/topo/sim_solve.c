@@ -211,9 +211,9 @@ int rx_solve(rx_sim_t *s)
     }
     s->narrived = 0;
     if (level < INFINITY) {
-        for (uint32_t fid = 0; fid < s->nf; fid++) {
-            rx_flow_t *f = &s->f[fid];
-            if (f->state == RX_FS_ACTIVE && f->rate >= cut && s->fmark[fid] != ep) {
+        for (uint32_t i = 0; i < s->nact; i++) {
+            uint32_t fid = s->act[i];
+            if (s->arate[i] >= cut && s->fmark[fid] != ep) {
                 s->fmark[fid] = ep;
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
@@ -291,6 +291,7 @@ int rx_solve(rx_sim_t *s)
         f->t_upd = s->now;
         s->agg_rate += f->nrate - f->rate;
         f->rate = f->nrate;
+        s->arate[f->apos] = f->rate;
         if ((rc = rx_sim_schedule_done(s, fid)))
             return rc;
     }

@@ -14,9 +14,11 @@ typedef struct rx_pat_ctx {
     /* one-phase patterns keep their steps in CSR form: rank r's steps are steps[idx[r] .. idx[r+1]) */
     rx_step_t *steps;
     uint32_t *idx;
-    /* phased patterns fill two steps per rank on demand */
-    rx_step_t *buf;
 } rx_pat_ctx_t;
+
+/* phased patterns fill two steps on demand, per thread: the phase threads of the simulator ask
+ * for different rounds of one rank at once */
+static _Thread_local rx_step_t rx_pat_buf[2];
 
 static const char *rx_pat_names[] = {"alltoall", "alltoall-xor", "shift", "permutation", "uniform", "halo3d",
                                      "adversarial"};
@@ -53,7 +55,7 @@ static int rx_pat_round(void *vctx, uint32_t rank, uint32_t round, const rx_step
         } else {
             to = from = rank ^ k;
         }
-        rx_step_t *b = &c->buf[2 * (size_t)rank];
+        rx_step_t *b = rx_pat_buf;
         b[0] = (rx_step_t){RX_STEP_SEND, to, c->po.bytes};
         b[1] = (rx_step_t){RX_STEP_RECV, from, c->po.bytes};
         *steps = b;
@@ -70,7 +72,6 @@ static void rx_pat_destroy(void *vctx)
     rx_pat_ctx_t *c = vctx;
     free(c->steps);
     free(c->idx);
-    free(c->buf);
     free(c);
 }
 
@@ -158,8 +159,6 @@ int rx_workload_pattern(const rx_topo_t *t, const rx_pattern_opts_t *po, rx_work
         /* fallthrough */
     case RX_PAT_ALLTOALL:
         c->nphases = N - 1;
-        if (!(c->buf = malloc(2 * (size_t)N * sizeof *c->buf)))
-            rc = RX_ERR_NOMEM;
         break;
     case RX_PAT_SHIFT:
     case RX_PAT_ADVERSARIAL: {
@@ -304,6 +303,7 @@ int rx_workload_pattern(const rx_topo_t *t, const rx_pattern_opts_t *po, rx_work
     w->round = rx_pat_round;
     w->destroy = rx_pat_destroy;
     w->ctx = c;
+    w->concurrent = 1;
     int n = snprintf(w->desc, sizeof w->desc, "%s, %u ranks, %llu bytes", rx_pattern_name(po->pattern), N,
                      (unsigned long long)po->bytes);
     if (po->pattern == RX_PAT_UNIFORM)

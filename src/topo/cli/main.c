@@ -25,7 +25,7 @@ static void rx_usage(FILE *f)
             "commands:\n"
             "  info      -t FABRIC                         sizes, radix, distances, bisection\n"
             "  route     -t FABRIC SRC DST [--routing R]    the links of one route (SRC, DST: node names or ids)\n"
-            "  sim       -t FABRIC (--pattern P | --schedule FILE) [options]\n"
+            "  sim       -t FABRIC (--pattern P | --schedule FILE | --algo ALGO) [options]\n"
             "  schedule  --algo ALGO -n RANKS --bytes B [-o FILE]\n"
             "  place     -t FABRIC (--matrix FILE | --pattern P) -n RANKS [options]\n"
             "fabric (-t): kary:K,N  radix:PORTS,LEVELS  xgft:H;m1,..;w1,..[;p1,..]\n"
@@ -33,11 +33,14 @@ static void rx_usage(FILE *f)
             "             slurm:topology.conf  ibnet:ibnetdiscover.out\n"
             "common:  --link CLASS:BW (e.g. host:100G, global:25G)  --link lat:CLASS:TIME (e.g. lat:all:100ns)\n"
             "sim:     -n RANKS  --bytes B  --routing dmodk|ecmp|minimal|valiant|ugal  --seed S\n"
+            "         --algo ALGO (a collective built in memory, as rdmx-topo schedule writes it)\n"
             "         --pattern alltoall|alltoall-xor|shift|permutation|uniform|halo3d|adversarial\n"
             "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"
             "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|hostfile:FILE\n"
             "         --free LIST  --csv FILE  --svg FILE  --png FILE  --top N\n"
             "         --full-solve (re-solve all flows at every event: the reference for the incremental solver)\n"
+            "         --threads T (phase-synchronised runs: phases simulated at once; default one per CPU)\n"
+            "         --no-reuse (simulate every phase, also those identical to an earlier one)\n"
             "place:   --method linear|random|bestfit|scotch|all  --free LIST (node ids \"0-63,128-191\" or\n"
             "         a hostlist of node names)  --hostfile FILE  --simulate\n");
 }
@@ -45,6 +48,7 @@ static void rx_usage(FILE *f)
 enum {
     O_PATTERN = 256, O_SCHEDULE, O_BYTES, O_ROUTING, O_SEED, O_SHIFT, O_FLOWS, O_GRID, O_ITER, O_SYNC, O_CBW,
     O_PLACEMENT, O_FREE, O_CSV, O_SVG, O_PNG, O_TOP, O_LINK, O_ALGO, O_MATRIX, O_METHOD, O_HOSTFILE, O_SIMULATE, O_FULL,
+    O_THREADS, O_NOREUSE,
 };
 
 static const struct option rx_opts[] = {
@@ -61,14 +65,15 @@ static const struct option rx_opts[] = {
     {"link", required_argument, 0, O_LINK},         {"algo", required_argument, 0, O_ALGO},
     {"matrix", required_argument, 0, O_MATRIX},     {"method", required_argument, 0, O_METHOD},
     {"hostfile", required_argument, 0, O_HOSTFILE}, {"simulate", no_argument, 0, O_SIMULATE},
-    {"full-solve", no_argument, 0, O_FULL},
+    {"full-solve", no_argument, 0, O_FULL},       {"threads", required_argument, 0, O_THREADS},
+    {"no-reuse", no_argument, 0, O_NOREUSE},
     {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
 };
 
 typedef struct rx_cli {
     const char *fabric, *pattern, *schedule, *routing, *sync, *placement, *free_list, *csv, *svg, *png, *out;
     const char *algo, *matrix, *method, *hostfile, *links[16];
-    int nlinks, top, simulate, have_shift, full_solve;
+    int nlinks, top, simulate, have_shift, full_solve, threads, no_reuse;
     uint32_t nranks, flows, iterations, grid[3];
     uint64_t bytes, seed;
     long shift;
@@ -175,6 +180,12 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
         case O_HOSTFILE: c->hostfile = optarg; break;
         case O_SIMULATE: c->simulate = 1; break;
         case O_FULL: c->full_solve = 1; break;
+        case O_NOREUSE: c->no_reuse = 1; break;
+        case O_THREADS:
+            if (rx_parse_u(optarg, &v) || v == 0 || v > 64)
+                goto bad;
+            c->threads = (int)v;
+            break;
         case 'h': rx_usage(stdout); exit(0);
         default: rx_usage(stderr); return RX_ERR_INVAL;
         }
@@ -268,10 +279,16 @@ static int rx_cmd_schedule(rx_cli_t *c)
 /* The workload of `sim` and `place --simulate`. */
 static int rx_cli_workload(rx_cli_t *c, const rx_topo_t *t, rx_workload_t *w)
 {
+    if (!!c->schedule + !!c->pattern + !!c->algo > 1) {
+        rx_log_error("rdmx-topo: give one of --pattern, --schedule and --algo");
+        return RX_ERR_INVAL;
+    }
     if (c->schedule)
         return rx_workload_schedule(c->schedule, c->nranks, w);
+    if (c->algo)
+        return rx_workload_collective(c->algo, c->nranks ? c->nranks : t->nnodes, c->bytes, w);
     if (!c->pattern) {
-        rx_log_error("rdmx-topo: give --pattern or --schedule");
+        rx_log_error("rdmx-topo: give --pattern, --schedule or --algo");
         return RX_ERR_INVAL;
     }
     rx_pattern_opts_t po = {.nranks = c->nranks ? c->nranks : t->nnodes, .bytes = c->bytes ? c->bytes : 1 << 20,
@@ -294,8 +311,11 @@ static int rx_cmd_sim(rx_cli_t *c)
     o.seed = c->seed ? c->seed : 1;
     if (c->compute_bw > 0)
         o.compute_bw = c->compute_bw;
-    o.barrier = c->schedule ? 0 : 1;
+    o.barrier = c->schedule || c->algo ? 0 : 1;
     o.full_solve = c->full_solve;
+    o.threads = c->threads;
+    o.no_memo = c->no_reuse;
+    o.progress = 1;
     if (c->sync && !strcmp(c->sync, "phase"))
         o.barrier = 1;
     else if (c->sync && !strcmp(c->sync, "rank"))

@@ -1,0 +1,71 @@
+# Scale (docs/topo.md, "Simulator"): phases simulated on several threads give the figures of one
+# thread; identical phases reused give those of simulating every phase; a collective built in
+# memory (sim --algo) replays exactly like its written schedule.
+# Run as: cmake -DT=rdmx-topo -DOUT=DIR -P scale.cmake
+function(run out)
+  execute_process(COMMAND ${T} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(rc)
+    message(FATAL_ERROR "rdmx-topo ${ARGN}: ${o}${e}")
+  endif()
+  # the simulator's own cost (events, solves, seconds) may differ; the modelled figures may not
+  string(REGEX REPLACE "\nsimulator [^\n]*" "" o "${o}")
+  string(REGEX REPLACE "\nreused phases [^\n]*" "" o "${o}")
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+function(same what a b)
+  if(NOT a STREQUAL b)
+    message(SEND_ERROR "${what} differ:\n${a}\n---\n${b}")
+  endif()
+endfunction()
+
+# threads: random routing (salted per round and step), UGAL's loads, and phase order
+set(df dragonfly:a=4,p=2,h=2,g=9)
+foreach(spec "alltoall;minimal" "alltoall;valiant" "alltoall;ugal" "uniform;ugal")
+  list(GET spec 0 pat)
+  list(GET spec 1 rt)
+  run(one sim -t ${df} --pattern ${pat} --flows 4 --bytes 64k --routing ${rt} --iterations 3 --threads 1
+      --csv ${OUT}/t1.csv)
+  run(two sim -t ${df} --pattern ${pat} --flows 4 --bytes 64k --routing ${rt} --iterations 3 --threads 2
+      --csv ${OUT}/t2.csv)
+  same("${pat} ${rt}, 1 and 2 threads" "${one}" "${two}")
+  file(READ ${OUT}/t1.csv c1)
+  file(READ ${OUT}/t2.csv c2)
+  same("${pat} ${rt} link loads, 1 and 2 threads" "${c1}" "${c2}")
+endforeach()
+
+# reuse of identical phases: the ring's rounds repeat; recursive doubling's do not
+# (recursive doubling at 48 ranks deadlocks under phase synchronisation: its extra ranks' rounds
+# do not line up; at 32 they do)
+foreach(spec "allreduce-ring;48" "allgather-ring;48" "allreduce-recursive-doubling;32" "alltoall-pairwise;48")
+  list(GET spec 0 algo)
+  list(GET spec 1 n)
+  run(memo sim -t kary:4,3 --algo ${algo} -n ${n} --bytes 96k --sync phase --csv ${OUT}/m1.csv)
+  run(full sim -t kary:4,3 --algo ${algo} -n ${n} --bytes 96k --sync phase --no-reuse --csv ${OUT}/m2.csv)
+  same("${algo} with and without reuse" "${memo}" "${full}")
+  file(READ ${OUT}/m1.csv c1)
+  file(READ ${OUT}/m2.csv c2)
+  same("${algo} link loads with and without reuse" "${c1}" "${c2}")
+endforeach()
+execute_process(COMMAND ${T} sim -t kary:4,3 --algo allreduce-ring -n 48 --bytes 96k --sync phase OUTPUT_VARIABLE o)
+if(NOT o MATCHES "reused phases +9[0-9] ")
+  message(SEND_ERROR "the ring's repeated rounds were not reused:\n${o}")
+endif()
+
+# in memory versus the written schedule, rank synchronisation, odd and power-of-two counts
+foreach(algo allreduce-ring allreduce-rabenseifner alltoall-pairwise allgather-bruck gather-linear bcast-binomial)
+  foreach(n 13 32)
+    execute_process(COMMAND ${T} schedule --algo ${algo} -n ${n} --bytes 5000 -o ${OUT}/s.sched RESULT_VARIABLE rc)
+    if(rc)
+      message(FATAL_ERROR "schedule ${algo} ${n}")
+    endif()
+    run(file sim -t kary:4,3 --schedule ${OUT}/s.sched --routing ecmp)
+    run(mem sim -t kary:4,3 --algo ${algo} -n ${n} --bytes 5000 --routing ecmp)
+    string(REGEX REPLACE "\nworkload [^\n]*" "" file "${file}")
+    string(REGEX REPLACE "\nworkload [^\n]*" "" mem "${mem}")
+    same("${algo} ${n}: file and memory" "${file}" "${mem}")
+  endforeach()
+endforeach()
+execute_process(COMMAND ${T} sim -t kary:2,2 --algo allreduce-ring --pattern alltoall RESULT_VARIABLE rc ERROR_VARIABLE e)
+if(NOT rc OR NOT e MATCHES "one of --pattern, --schedule and --algo")
+  message(SEND_ERROR "two workloads accepted: ${e}")
+endif()

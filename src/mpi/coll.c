@@ -363,9 +363,17 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     int rc = rx_coll_check_op(c, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!dt->contig)
+    /* a predefined op combines basic element by basic element, so a type
+     * made of one basic type reduces in its packed form; a user function
+     * must see the type's layout, which only contiguous types give here */
+    int packed = !dt->contig;
+    const rx_dtype_t *bdt = packed && dt->basic && o->predefined
+                                ? rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, dt->basic))
+                                : NULL;
+    if (packed && !bdt)
         return rx_mpi_err(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                          "non-contiguous datatypes are not supported by reduce-scatter");
+                          "reduce-scatter of a non-contiguous datatype needs a predefined "
+                          "operation and a type made of one basic type");
     if (total > (size_t)INT32_MAX)
         return rx_mpi_err(c, MPI_ERR_COUNT, fn, "total count %zu too large", total);
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -376,14 +384,23 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     if (!e || !(e->vec = malloc(sizeof(uint64_t) * (size_t)p)))
         return e ? rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
                  : rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    uint64_t per = packed ? dt->basic_count : 1; /* combined units per element */
     for (int i = 0; i < p; i++)
-        e->vec[i] = (uint64_t)(recvcounts ? recvcounts[i] : blockcount);
+        e->vec[i] = (uint64_t)(recvcounts ? recvcounts[i] : blockcount) * per;
     e->args.rcounts = e->vec;
     e->op = o;
-    e->dt = dt;
+    e->dt = packed ? bdt : dt;
     e->args.commute = o->commute;
-    e->args.count = total;
-    e->args.unit = (uint64_t)dt->extent;
+    e->args.count = total * per;
+    e->args.unit = (uint64_t)e->dt->extent;
+    if (packed) {
+        const void *in = in_place ? recvbuf : sendbuf;
+        if (!(e->buf[RX_SB_IN] = rx_coll_in(e, 0, in, total, dt)) ||
+            !(e->buf[RX_SB_OUT] = rx_coll_out(e, 1, recvbuf, (size_t)mine * dt->wire, dt)) ||
+            rx_coll_out_block(e, recvbuf, (size_t)mine, dt, 0, 0) != RX_OK)
+            return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+        return rx_coll_go(e, req, fn);
+    }
     size_t bytes = total * (size_t)dt->extent;
     e->buf[RX_SB_IN] = (char *)sendbuf;
     e->buf[RX_SB_OUT] = recvbuf;

@@ -154,7 +154,7 @@ static int rx_link_attach(rx_sim_t *s, uint32_t fid)
     return rx_solver_arrive(s, fid);
 }
 
-static void rx_link_detach(rx_sim_t *s, uint32_t fid)
+static int rx_link_detach(rx_sim_t *s, uint32_t fid)
 {
     rx_flow_t *f = &s->f[fid];
     for (int i = 0; i < f->nh; i++) {
@@ -172,7 +172,7 @@ static void rx_link_detach(rx_sim_t *s, uint32_t fid)
         }
         s->res->link_bytes[f->path[i]] += (double)f->bytes;
     }
-    rx_solver_depart(s, f->rate);
+    return rx_solver_depart(s, f);
 }
 
 /* A send met its receive: route the transfer and start its latency phase. */
@@ -400,11 +400,13 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
             s->arate[f->apos] = s->arate[s->nact];
             s->f[last].apos = f->apos;
         }
-        rx_link_detach(s, e->id);
+        int drc = rx_link_detach(s, e->id);
         for (int i = 0; i < f->nh; i++)
             s->route_load[f->path[i]]--;
         f->state = RX_FS_DONE;
         s->live--;
+        if (drc)
+            return drc;
         /* the rank bookkeeping may start new flows: do it after the solver saw the departure */
         return rx_sim_defer_done(s, e->id);
     case RX_EV_LOCAL_DONE:

@@ -94,6 +94,7 @@ typedef struct rx_sim {
     /* solver */
     uint32_t *arrived, narrived, arrcap; /* flows that joined their links since the last solve */
     double departed_min;                 /* lowest rate of the flows that left since then */
+    uint32_t *dlinks, ndl, dlcap;        /* links those flows crossed (repeats allowed) */
     int changed;
     uint32_t *newcnt;                    /* per link: arrived flows on it (solver scratch) */
     double *rbuf;
@@ -113,12 +114,7 @@ int rx_solver_init(rx_sim_t *s);
 void rx_solver_free(rx_sim_t *s);
 int rx_solve(rx_sim_t *s);
 int rx_solver_arrive(rx_sim_t *s, uint32_t fid);
-static inline void rx_solver_depart(rx_sim_t *s, double rate)
-{
-    if (rate < s->departed_min)
-        s->departed_min = rate;
-    s->changed = 1;
-}
+int rx_solver_depart(rx_sim_t *s, const rx_flow_t *f);
 int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid);
 /* sim.c: allocation, the event loop, the deadlock report, the derived metrics, release */
 int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);

@@ -145,6 +145,12 @@ static rx_memo_ent_t *rx_memo_get(rx_memo_t *m, uint64_t h1, uint64_t h2, uint32
 static int rx_phase_one(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
 {
     rx_sim_t *s = &wk->s;
+    /* a canonical start: flow ids from 0 again (all flows of the worker's last phase are done), so
+     * that list orders, and with them the rounding of the rates, depend on this phase alone and
+     * not on which phases this thread ran before */
+    s->nf = 0;
+    s->ffree = UINT32_MAX;
+    s->nev = 0;
     s->now = 0;
     s->nfinished = 0;
     s->barrier_count = 0;

@@ -48,6 +48,27 @@ void rx_solver_free(rx_sim_t *s)
     free(s->rbuf);
     free(s->cflows);
     free(s->heap);
+    free(s->dlinks);
+}
+
+int rx_solver_depart(rx_sim_t *s, const rx_flow_t *f)
+{
+    if (f->rate < s->departed_min)
+        s->departed_min = f->rate;
+    s->changed = 1;
+    if (s->ndl + f->nh > s->dlcap) {
+        uint32_t cap = s->dlcap ? s->dlcap * 2 : 1024;
+        while (cap < s->ndl + f->nh)
+            cap *= 2;
+        uint32_t *d = realloc(s->dlinks, cap * sizeof *d);
+        if (!d)
+            return RX_ERR_NOMEM;
+        s->dlinks = d;
+        s->dlcap = cap;
+    }
+    memcpy(s->dlinks + s->ndl, f->path, f->nh * sizeof *f->path);
+    s->ndl += f->nh;
+    return RX_OK;
 }
 
 int rx_solver_arrive(rx_sim_t *s, uint32_t fid)
@@ -210,31 +231,65 @@ int rx_solve(rx_sim_t *s)
             return rc;
     }
     s->narrived = 0;
-    if (level < INFINITY) {
+    uint32_t nl = 0;
+    if (s->o.full_solve) {
         for (uint32_t i = 0; i < s->nact; i++) {
             uint32_t fid = s->act[i];
-            if (s->arate[i] >= cut && s->fmark[fid] != ep) {
+            if (s->fmark[fid] != ep) {
                 s->fmark[fid] = ep;
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
             }
         }
+        for (uint32_t i = 0; i < nfl; i++) {
+            const rx_flow_t *f = &s->f[s->cflows[i]];
+            for (int k = 0; k < f->nh; k++)
+                if (s->lmark[f->path[k]] != ep) {
+                    s->lmark[f->path[k]] = ep;
+                    s->clinks[nl++] = f->path[k];
+                }
+        }
+    } else if (level < INFINITY) {
+        /* Only the flows connected to a changed link through flows at or above the cut can move:
+         * elsewhere the residual problem is the one already solved. Breadth-first from the links
+         * of the arrived and departed flows over those flows; every link of a re-filled flow is
+         * visited, so clinks ends up as their links (and the departed flows' ones). */
+        for (uint32_t i = 0; i < nfl; i++) {
+            const rx_flow_t *f = &s->f[s->cflows[i]];
+            for (int k = 0; k < f->nh; k++)
+                if (s->lmark[f->path[k]] != ep) {
+                    s->lmark[f->path[k]] = ep;
+                    s->clinks[nl++] = f->path[k];
+                }
+        }
+        for (uint32_t i = 0; i < s->ndl; i++)
+            if (s->lmark[s->dlinks[i]] != ep) {
+                s->lmark[s->dlinks[i]] = ep;
+                s->clinks[nl++] = s->dlinks[i];
+            }
+        for (uint32_t q = 0; q < nl; q++) {
+            const rx_link_state_t *ls = &s->ls[s->clinks[q]];
+            for (uint32_t j = 0; j < ls->n; j++) {
+                uint32_t fid = ls->fl[j];
+                const rx_flow_t *f = &s->f[fid];
+                if (s->fmark[fid] == ep || s->arate[f->apos] < cut)
+                    continue;
+                s->fmark[fid] = ep;
+                if ((rc = rx_cflow_add(s, &nfl, fid)))
+                    return rc;
+                for (int k = 0; k < f->nh; k++)
+                    if (s->lmark[f->path[k]] != ep) {
+                        s->lmark[f->path[k]] = ep;
+                        s->clinks[nl++] = f->path[k];
+                    }
+            }
+        }
     }
+    s->ndl = 0;
     if (!nfl)
         return RX_OK;
     s->res->solves++;
-    /* links of the re-filled flows, their capacity net of the flows that keep their rates */
-    uint32_t nl = 0;
-    for (uint32_t i = 0; i < nfl; i++) {
-        const rx_flow_t *f = &s->f[s->cflows[i]];
-        for (int k = 0; k < f->nh; k++) {
-            uint32_t l = f->path[k];
-            if (s->lmark[l] == ep)
-                continue;
-            s->lmark[l] = ep;
-            s->clinks[nl++] = l;
-        }
-    }
+    /* the links of the re-filled flows: capacity net of the flows that keep their rates */
     s->nheap = 0;
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t l = s->clinks[i];

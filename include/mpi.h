@@ -29,6 +29,7 @@ typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Fint;
+typedef int MPI_Message;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -68,6 +69,8 @@ typedef struct MPI_Status {
 #define MPI_REQUEST_NULL     ((MPI_Request)0x6c000000)
 #define MPI_INFO_NULL        ((MPI_Info)0x70000000)
 #define MPI_INFO_ENV         ((MPI_Info)0x70000001)
+#define MPI_MESSAGE_NULL     ((MPI_Message)0x74000000)
+#define MPI_MESSAGE_NO_PROC  ((MPI_Message)0x74000001)
 
 /* predefined datatypes (IDs from src/dtype/basic.h) */
 #define MPI_CHAR                     ((MPI_Datatype)0x4c000001)
@@ -361,6 +364,36 @@ RX_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, 
 RX_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
 RX_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 RX_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+/* matched probes, nonblocking send-receive, generalized requests */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+RX_MPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
+                         MPI_Status *status))
+RX_MPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                          MPI_Status *status))
+RX_MPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                        MPI_Status *status))
+RX_MPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                         MPI_Request *request))
+RX_MPI_API(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                            int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                            int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+                                    int sendtag, int source, int recvtag, MPI_Comm comm,
+                                    MPI_Request *request))
+RX_MPI_API(int, Buffer_flush, (void))
+RX_MPI_API(int, Buffer_iflush, (MPI_Request *request))
+RX_MPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
+                                 MPI_Grequest_free_function *free_fn,
+                                 MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                 MPI_Request *request))
+RX_MPI_API(int, Grequest_complete, (MPI_Request request))
+RX_MPI_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+RX_MPI_API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+                                        MPI_Count count))
+RX_MPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag))
+RX_MPI_API(int, Pcontrol, (const int level, ...))
 
 /* collectives */
 RX_MPI_API(int, Barrier, (MPI_Comm comm))

@@ -124,7 +124,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     if (!buffer_addr || !size)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
     /* blocks until every buffered message has left the buffer */
-    RX_WAIT_UNTIL((rx_bsend_reclaim(), rx_bsegs == NULL));
+    RX_WAIT_UNTIL(rx_bsend_idle());
     *(void **)buffer_addr = rx_bbuf;
     *size = (int)rx_bsize;
     rx_bbuf = NULL;
@@ -133,8 +133,14 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 }
 RX_ALIAS(Buffer_detach)
 
+int rx_bsend_idle(void)
+{
+    rx_bsend_reclaim();
+    return rx_bsegs == NULL;
+}
+
 int rx_bsend_fini(void)
 {
-    RX_WAIT_UNTIL((rx_bsend_reclaim(), rx_bsegs == NULL));
+    RX_WAIT_UNTIL(rx_bsend_idle());
     return RX_OK;
 }

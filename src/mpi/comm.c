@@ -111,9 +111,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (c->topo && !(n->topo = rx_topo_copy(c->topo))) /* a duplicate keeps the topology */
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
     n->topo_kind = c->topo ? c->topo_kind : 0;
-    if (rx_attr_copy_all(c, n) != RX_OK)
     if (c->hints && !(n->hints = rx_info_copy(c->hints))) /* and the hints (MPI-3.1 6.4.2) */
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
+    if (rx_attr_copy_all(c, n) != RX_OK)
         return rx_mpi_err(c, MPI_ERR_OTHER, "MPI_Comm_dup", "an attribute copy callback failed");
     return MPI_SUCCESS;
 }
@@ -189,8 +189,8 @@ void rx_comm_reclaim_now(rx_comm_t *c)
     rx_coll_comm_release(c);
     rx_ctx_release((int)(c->ctx / 2));
     rx_htab_del(&rx_comm_table, c->handle);
-    rx_comm_destroy(c);
     rx_info_destroy(c->hints);
+    rx_comm_destroy(c);
 }
 
 int PMPI_Comm_free(MPI_Comm *comm)

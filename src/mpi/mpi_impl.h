@@ -104,3 +104,5 @@ void rx_comm_fini_all(void);
 int rx_errh_init(void);
 
 #endif
+/* 1 when every buffered message has left the attached buffer. */
+int rx_bsend_idle(void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Completion: Wait / Test and their any / all / some forms, cancel, free. */
-#include "mpi_impl.h"
+#include "grequest.h"
 
 #include <stdlib.h>
 
@@ -23,6 +23,8 @@ static rx_req_t *rx_req_of(MPI_Request h, int *bad)
 
 int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status)
 {
+    if (rx_greq_is(r))
+        return rx_greq_finish(handle, r, status);
     rx_mpi_recv_unpack(r);
     rx_mpi_status_from_req(status, r);
     int err = r->st_error;
@@ -324,6 +326,11 @@ int PMPI_Request_free(MPI_Request *request)
     if (!r)
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request handle%s",
                           *request == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
+    if (rx_greq_is(r)) {
+        *request = MPI_REQUEST_NULL;
+        int rc = rx_greq_free(r);
+        return rc == MPI_SUCCESS ? rc : rx_mpi_err(NULL, rc, "MPI_Request_free", "free_fn failed");
+    }
     int persistent = r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV;
     if (r->complete || (persistent && !r->persistent_active))
         rx_req_release(r);
@@ -351,6 +358,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!r->complete)
         rx_progress();
     *flag = r->complete;
+    if (*flag && rx_greq_is(r)) {
+        int rc = rx_greq_status(r, status);
+        return rc == MPI_SUCCESS ? rc
+                                 : rx_mpi_err(NULL, rc, "MPI_Request_get_status", "query_fn failed");
+    }
     if (*flag)
         rx_mpi_status_from_req(status, r);
     return MPI_SUCCESS;
@@ -366,6 +378,10 @@ int PMPI_Cancel(MPI_Request *request)
     rx_req_t *r = rx_req_of(*request, &bad);
     if (bad || !r)
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request handle");
+    if (rx_greq_is(r)) {
+        int rc = rx_greq_cancel(r);
+        return rc == MPI_SUCCESS ? rc : rx_mpi_err(NULL, rc, "MPI_Cancel", "cancel_fn failed");
+    }
     /* receives still unmatched are cancelled; a send that was already handed
      * to the transport completes normally, which MPI allows */
     if ((r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV) && !r->complete)

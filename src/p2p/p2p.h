@@ -85,6 +85,13 @@ int rx_p2p_send_try_typed(const void *buf, size_t count, const void *dtype,
 void rx_p2p_req_finish(rx_req_t *req);
 /* Look for a matching unexpected message without receiving it. */
 int rx_p2p_iprobe(uint32_t ctx, int source, int tag, rx_p2p_status_t *st);
+/* Matched probe: take the first matching unexpected message out of the
+ * queue (NULL if none) in the same step that finds it, so no other receive
+ * can match it; later hand it to a receive described as for rx_p2p_irecv
+ * (peer, tag and ctx aside), which consumes it. A synchronous or
+ * rendezvous sender completes once that receive takes the data. */
+struct rx_unexp *rx_p2p_improbe(uint32_t ctx, int source, int tag);
+void rx_p2p_irecv_matched(rx_req_t *req, struct rx_unexp *u);
 /* Cancel a receive still in the posted queue: returns 1 if cancelled. */
 int rx_p2p_cancel_recv(rx_req_t *req);
 

@@ -211,6 +211,18 @@ int rx_p2p_irecv(rx_req_t *req)
         rx_mq_post(q, req);
         return RX_OK;
     }
+    rx_p2p_irecv_matched(req, u);
+    return RX_OK;
+}
+
+rx_unexp_t *rx_p2p_improbe(uint32_t ctx, int source, int tag)
+{
+    rx_mq_t *q = rx_mq_get(ctx);
+    return q && q->unexp_head ? rx_mq_take_unexp(q, source, tag) : NULL;
+}
+
+void rx_p2p_irecv_matched(rx_req_t *req, rx_unexp_t *u)
+{
     if (u->type == RX_AM_EAGER) {
         rx_am_hdr_t hdr = {.src = u->src, .tag = u->tag, .cookie = u->cookie};
         rx_recv_eager(req, u->world_src, &hdr, u->flags, u->data, u->len);
@@ -219,7 +231,6 @@ int rx_p2p_irecv(rx_req_t *req)
     }
     free(u->data);
     free(u);
-    return RX_OK;
 }
 
 int rx_p2p_iprobe(uint32_t ctx, int source, int tag, rx_p2p_status_t *st)

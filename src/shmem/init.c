@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT
+ * SHMEM start-up and shutdown, PE queries, fatal misuse.
+ *
+ * shmem_init starts the rdmx runtime unless MPI_Init already did (and then
+ * MPI_Init after it finds the runtime running, see docs/shmem.md), takes a
+ * private duplicate of the world for its collectives and creates the
+ * symmetric windows. A program that returns from main without
+ * shmem_finalize is finalized at exit, as the standard requires. */
+#include "shmem_impl.h"
+#include "boot/boot.h"
+#include "coll/coll.h"
+#include "core/rt.h"
+#include "mpi/mpi_impl.h"
+#include "util/log.h"
+#include "util/status.h"
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rx_sh_state_t rx_sh;
+
+void rx_sh_fatal(const char *fn, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(msg, sizeof msg, "%s: ", fn);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    rx_boot_abort(1, msg);
+    fprintf(stderr, "%s\n", msg); /* no launcher to end the job: end this PE */
+    _Exit(1);
+}
+
+void rx_sh_check_init(const char *fn)
+{
+    if (__builtin_expect(!rx_sh.initialized || rx_sh.finalized, 0)) {
+        fprintf(stderr, "%s: called %s shmem_init\n", fn,
+                rx_sh.finalized ? "after shmem_finalize, outside" : "before");
+        _Exit(1);
+    }
+}
+
+void rx_sh_check_pe(int pe, const char *fn)
+{
+    if (__builtin_expect(pe < 0 || pe >= rx_sh.npes, 0))
+        rx_sh_fatal(fn, "PE %d is outside 0..%d", pe, rx_sh.npes - 1);
+}
+
+static void rx_sh_atexit(void)
+{
+    if (rx_sh.initialized && !rx_sh.finalized)
+        shmem_finalize();
+}
+
+static int rx_sh_start(int requested, int *provided)
+{
+    if (rx_sh.initialized && !rx_sh.finalized) {
+        if (provided)
+            *provided = rx_sh.thread_level;
+        return 0; /* 1.5: later calls do nothing */
+    }
+    if (rx_sh.finalized) {
+        fprintf(stderr, "shmem_init: called after shmem_finalize\n");
+        return -1;
+    }
+    int mpi_up = 0, mpi_done = 0;
+    PMPI_Initialized(&mpi_up);
+    PMPI_Finalized(&mpi_done);
+    if (mpi_done) {
+        fprintf(stderr, "shmem_init: called after MPI_Finalize\n");
+        return -1;
+    }
+    int prov = SHMEM_THREAD_SINGLE;
+    if (!mpi_up) {
+        int mreq = requested <= SHMEM_THREAD_SINGLE       ? MPI_THREAD_SINGLE
+                   : requested == SHMEM_THREAD_FUNNELED   ? MPI_THREAD_FUNNELED
+                   : requested == SHMEM_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                                                          : MPI_THREAD_MULTIPLE;
+        int mprov;
+        if (PMPI_Init_thread(NULL, NULL, mreq, &mprov) != MPI_SUCCESS)
+            return -1;
+        rx_sh.started_mpi = 1;
+    }
+    int mprov = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&mprov);
+    prov = mprov >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : mprov;
+    MPI_Comm dup;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
+        return -1;
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL);
+    PMPI_Comm_set_name(dup, "SHMEM_TEAM_WORLD");
+    rx_sh.world_handle = dup;
+    rx_sh.world = rx_comm_get(dup);
+    rx_sh.me = rx_sh.world->rank;
+    rx_sh.npes = rx_sh.world->size;
+    rx_sh.thread_level = prov;
+    int rc = rx_sh_heap_init();
+    if (rc == RX_OK)
+        rc = rx_sh_team_init();
+    if (rc != RX_OK) {
+        rx_log_error("shmem_init: %s", rx_status_string(rc));
+        return -1;
+    }
+    rx_sh.initialized = 1;
+    if (provided)
+        *provided = prov;
+    static int registered;
+    if (!registered && atexit(rx_sh_atexit) == 0)
+        registered = 1;
+    return 0;
+}
+
+void shmem_init(void)
+{
+    if (rx_sh_start(SHMEM_THREAD_SINGLE, NULL) != 0)
+        rx_sh_fatal("shmem_init", "start-up failed");
+}
+
+int shmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        return -1;
+    return rx_sh_start(requested, provided);
+}
+
+void shmem_query_thread(int *provided)
+{
+    rx_sh_check_init("shmem_query_thread");
+    if (provided)
+        *provided = rx_sh.thread_level;
+}
+
+void shmem_finalize(void)
+{
+    if (!rx_sh.initialized || rx_sh.finalized)
+        return;
+    shmem_barrier_all();
+    rx_sh_team_fini();
+    rx_sh_heap_fini();
+    PMPI_Comm_free(&rx_sh.world_handle);
+    rx_sh.world = NULL;
+    rx_sh.finalized = 1;
+    int done = 0;
+    PMPI_Finalized(&done);
+    if (rx_sh.started_mpi && !done)
+        PMPI_Finalize();
+}
+
+void shmem_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    char msg[64];
+    snprintf(msg, sizeof msg, "shmem_global_exit(%d) on PE %d", status, rx_sh.me);
+    rx_boot_abort(status, msg);
+    _Exit(status);
+}
+
+int shmem_my_pe(void)
+{
+    rx_sh_check_init("shmem_my_pe");
+    return rx_sh.me;
+}
+
+int shmem_n_pes(void)
+{
+    rx_sh_check_init("shmem_n_pes");
+    return rx_sh.npes;
+}
+
+int shmem_pe_accessible(int pe)
+{
+    rx_sh_check_init("shmem_pe_accessible");
+    return pe >= 0 && pe < rx_sh.npes;
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    if (major)
+        *major = SHMEM_MAJOR_VERSION;
+    if (minor)
+        *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    if (name)
+        snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+void start_pes(int npes)
+{
+    (void)npes;
+    shmem_init();
+}
+
+int _my_pe(void) { return shmem_my_pe(); }
+int _num_pes(void) { return shmem_n_pes(); }

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT
+ * Puts and gets: contiguous, strided, single elements, non-blocking, with a
+ * signal. A target whose symmetric memory is mapped here is one copy; any
+ * other goes through the rma layer (cross-memory attach, the network's RMA,
+ * or active messages), and the blocking forms complete before returning. */
+#include "shmem_impl.h"
+#include "core/rt.h"
+#include "coll/op.h"
+#include "team_impl.h"
+#include "util/status.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#define RX_SH_BYTE 4 /* MPI_BYTE's basic id */
+
+static void rx_sh_xfer(int kind, void *sym, void *local, size_t bytes, int pe, int nbi,
+                       const char *fn)
+{
+    rx_sh_check_init(fn);
+    rx_sh_check_pe(pe, fn);
+    uint64_t off;
+    rx_sh_seg_t *s = rx_sh_find(sym, bytes, fn, &off);
+    if (!bytes)
+        return;
+    if (!local)
+        rx_sh_fatal(fn, "NULL local buffer for %zu bytes", bytes);
+    rx_win_tgt_t *t = &s->win->tgt[pe];
+    if (t->kind == RX_RMA_DIRECT && off + bytes <= t->size) {
+        if (kind == RX_RMA_OP_PUT)
+            memmove(t->base + off, local, bytes);
+        else
+            memmove(local, t->base + off, bytes);
+        return;
+    }
+    const rx_dtype_t *byte = rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_SH_BYTE));
+    rx_rma_op_t op = {.kind = kind, .target = pe, .disp = off, .tcount = bytes, .tdt = byte};
+    if (kind == RX_RMA_OP_PUT) {
+        op.obuf = local;
+        op.ocount = bytes;
+        op.odt = byte;
+    } else {
+        op.rbuf = local;
+        op.rcount = bytes;
+        op.rdt = byte;
+    }
+    int rc = rx_rma_do(s->win, &op, NULL);
+    if (rc == RX_OK && !nbi)
+        rc = rx_win_flush(s->win, pe);
+    if (rc != RX_OK)
+        rx_sh_fatal(fn, "%zu bytes %s PE %d: %s", bytes, kind == RX_RMA_OP_PUT ? "to" : "from",
+                    pe, rc == RX_ERR_INVAL ? "outside its symmetric memory" : rx_status_string(rc));
+}
+
+void rx_sh_put(void *dest, const void *src, size_t bytes, int pe, int nbi, const char *fn)
+{
+    rx_sh_xfer(RX_RMA_OP_PUT, dest, (void *)src, bytes, pe, nbi, fn);
+}
+
+void rx_sh_get(void *dest, const void *src, size_t bytes, int pe, int nbi, const char *fn)
+{
+    rx_sh_xfer(RX_RMA_OP_GET, (void *)src, dest, bytes, pe, nbi, fn);
+}
+
+void rx_sh_quiet_pe(int pe)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = 0; i < RX_SH_NSEG; i++) {
+        rx_sh_seg_t *s = &rx_sh.seg[i];
+        if (!s->win)
+            continue;
+        int rc = rx_win_flush(s->win, pe);
+        if (rc != RX_OK)
+            rx_sh_fatal("shmem_quiet", "%s", rx_status_string(rc));
+    }
+}
+
+static size_t rx_sh_bytes(size_t nelems, size_t esize, const char *fn)
+{
+    if (nelems > SIZE_MAX / esize)
+        rx_sh_fatal(fn, "%zu elements of %zu bytes overflow", nelems, esize);
+    return nelems * esize;
+}
+
+/* Strided: element i moves between dest + i * dst and source + i * sst. */
+static void rx_sh_strided(int put, char *dest, const char *src, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t nelems, size_t esize, int pe, const char *fn)
+{
+    rx_sh_check_init(fn);
+    rx_sh_check_pe(pe, fn);
+    for (size_t i = 0; i < nelems; i++) {
+        char *d = dest + (ptrdiff_t)i * dst * (ptrdiff_t)esize;
+        const char *s = src + (ptrdiff_t)i * sst * (ptrdiff_t)esize;
+        if (put)
+            rx_sh_put(d, s, esize, pe, 1, fn);
+        else
+            rx_sh_get(d, s, esize, pe, 1, fn);
+    }
+    if (nelems)
+        rx_sh_quiet_pe(pe);
+}
+
+static void rx_sh_signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, const char *fn)
+{
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        rx_sh_fatal(fn, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+    /* the data is complete at the target before the signal is written */
+    rx_sh_quiet_pe(pe);
+    rx_sh_amo(sig_op == SHMEM_SIGNAL_SET ? RX_OP_REPLACE : RX_OP_SUM, 25 /* MPI_UINT64_T */,
+              sizeof(uint64_t), sig_addr, &signal, NULL, NULL, pe, fn);
+}
+
+static void rx_sh_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t bytes,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                             const char *fn)
+{
+    pe = rx_sh_ctx_pe(ctx, pe, fn);
+    rx_sh_put(dest, src, bytes, pe, 1, fn);
+    rx_sh_signal(sig_addr, signal, sig_op, pe, fn);
+}
+
+/* One routine in its context form CF and its default-context form F. */
+#define RX_SH_CONTIG(CF, F, T, ESIZE, NAME, XFER, NBI)                                       \
+    void CF(shmem_ctx_t ctx, T *d, const T *s, size_t n, int pe)                             \
+    {                                                                                        \
+        pe = rx_sh_ctx_pe(ctx, pe, NAME);                                                    \
+        XFER(d, s, rx_sh_bytes(n, ESIZE, NAME), pe, NBI, NAME);                              \
+    }                                                                                        \
+    void F(T *d, const T *s, size_t n, int pe) { CF(SHMEM_CTX_DEFAULT, d, s, n, pe); }
+#define RX_SH_STRIDED(CF, F, T, ESIZE, NAME, PUT)                                            \
+    void CF(shmem_ctx_t ctx, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) \
+    {                                                                                        \
+        pe = rx_sh_ctx_pe(ctx, pe, NAME);                                                    \
+        rx_sh_strided(PUT, (char *)d, (const char *)s, dst, sst, n, ESIZE, pe, NAME);        \
+    }                                                                                        \
+    void F(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)                 \
+    {                                                                                        \
+        CF(SHMEM_CTX_DEFAULT, d, s, dst, sst, n, pe);                                        \
+    }
+#define RX_SH_SIGNAL(CF, F, T, ESIZE, NAME)                                                  \
+    void CF(shmem_ctx_t ctx, T *d, const T *s, size_t n, uint64_t *sig, uint64_t sv, int op, \
+            int pe)                                                                          \
+    {                                                                                        \
+        rx_sh_put_signal(ctx, d, s, rx_sh_bytes(n, ESIZE, NAME), sig, sv, op, pe, NAME);     \
+    }                                                                                        \
+    void F(T *d, const T *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe)           \
+    {                                                                                        \
+        CF(SHMEM_CTX_DEFAULT, d, s, n, sig, sv, op, pe);                                     \
+    }
+/* the contiguous and signal forms of one type or size, given the stems of
+ * their names (int_put, put8, ...) */
+#define RX_SH_FORMS(T, ESIZE, PUT, PUTNBI, GET, GETNBI, PSIG, PSIGNBI)                       \
+    RX_SH_CONTIG(shmem_ctx_##PUT, shmem_##PUT, T, ESIZE, "shmem_" #PUT, rx_sh_put, 0)        \
+    RX_SH_CONTIG(shmem_ctx_##PUTNBI, shmem_##PUTNBI, T, ESIZE, "shmem_" #PUTNBI, rx_sh_put, 1) \
+    RX_SH_CONTIG(shmem_ctx_##GET, shmem_##GET, T, ESIZE, "shmem_" #GET, rx_sh_get, 0)        \
+    RX_SH_CONTIG(shmem_ctx_##GETNBI, shmem_##GETNBI, T, ESIZE, "shmem_" #GETNBI, rx_sh_get, 1) \
+    RX_SH_SIGNAL(shmem_ctx_##PSIG, shmem_##PSIG, T, ESIZE, "shmem_" #PSIG)                   \
+    RX_SH_SIGNAL(shmem_ctx_##PSIGNBI, shmem_##PSIGNBI, T, ESIZE, "shmem_" #PSIGNBI)
+
+/* typed forms: shmem_[ctx_]TYPENAME_OP */
+#define RX_SH_RMA(T, N)                                                                      \
+    RX_SH_FORMS(T, sizeof(T), N##_put, N##_put_nbi, N##_get, N##_get_nbi, N##_put_signal,    \
+                N##_put_signal_nbi)                                                          \
+    RX_SH_STRIDED(shmem_ctx_##N##_iput, shmem_##N##_iput, T, sizeof(T), "shmem_" #N "_iput", 1) \
+    RX_SH_STRIDED(shmem_ctx_##N##_iget, shmem_##N##_iget, T, sizeof(T), "shmem_" #N "_iget", 0) \
+    void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *d, T v, int pe)                               \
+    {                                                                                        \
+        pe = rx_sh_ctx_pe(ctx, pe, "shmem_" #N "_p");                                        \
+        rx_sh_put(d, &v, sizeof(T), pe, 0, "shmem_" #N "_p");                                \
+    }                                                                                        \
+    void shmem_##N##_p(T *d, T v, int pe) { shmem_ctx_##N##_p(SHMEM_CTX_DEFAULT, d, v, pe); } \
+    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *s, int pe)                                 \
+    {                                                                                        \
+        T v;                                                                                 \
+        pe = rx_sh_ctx_pe(ctx, pe, "shmem_" #N "_g");                                        \
+        rx_sh_get(&v, s, sizeof(T), pe, 0, "shmem_" #N "_g");                                \
+        return v;                                                                            \
+    }                                                                                        \
+    T shmem_##N##_g(const T *s, int pe) { return shmem_ctx_##N##_g(SHMEM_CTX_DEFAULT, s, pe); }
+RDMX_SHMEM_RMA_TYPES(RX_SH_RMA)
+
+/* sized forms: B bits per element, and putmem / getmem in bytes */
+#define RX_SH_SIZED(B, ESIZE)                                                                \
+    RX_SH_FORMS(void, ESIZE, put##B, put##B##_nbi, get##B, get##B##_nbi, put##B##_signal,    \
+                put##B##_signal_nbi)
+RX_SH_SIZED(8, 1)
+RX_SH_SIZED(16, 2)
+RX_SH_SIZED(32, 4)
+RX_SH_SIZED(64, 8)
+RX_SH_SIZED(128, 16)
+RX_SH_SIZED(mem, 1)
+#define RX_SH_ISIZED(B)                                                                      \
+    RX_SH_STRIDED(shmem_ctx_iput##B, shmem_iput##B, void, (B) / 8, "shmem_iput" #B, 1)       \
+    RX_SH_STRIDED(shmem_ctx_iget##B, shmem_iget##B, void, (B) / 8, "shmem_iget" #B, 0)
+RDMX_SHMEM_RMA_SIZES(RX_SH_ISIZED)

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT
+ * OpenSHMEM on the rdmx core: the library's internal interface.
+ *
+ * Symmetric memory is two one-sided windows of the rma layer over the world:
+ *   heap  every PE's symmetric heap, RDMX_SHMEM_SYMMETRIC_SIZE (or
+ *         SHMEM_SYMMETRIC_SIZE) bytes in an anonymous memory file that the
+ *         other PEs of the node map (an MPI_Win_allocate window): a put is a
+ *         copy into the mapping, an atomic a CPU atomic instruction; other
+ *         nodes reach it by the network's RMA and atomics.
+ *   data  the program's writable static data (.data and .bss of the
+ *         executable, found from its program headers), the same layout in
+ *         every PE: an MPI_Win_create window over user memory, reached by
+ *         cross-memory attach within the node, by the network across nodes.
+ * A symmetric address is translated to (window, offset); the rma layer
+ * (rx_rma_do) moves the bytes and applies atomics for every target that is
+ * not mapped here. The windows stay in a passive epoch (lock_all, no check)
+ * from shmem_init to shmem_finalize. */
+#ifndef RX_SHMEM_IMPL_H
+#define RX_SHMEM_IMPL_H
+
+#include "rma/rma.h"
+
+#include <shmem.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rx_sh_seg {
+    char *base;        /* this PE's copy */
+    size_t size;
+    rx_win_t *win;
+    int handle;        /* MPI_Win */
+} rx_sh_seg_t;
+
+enum { RX_SH_HEAP, RX_SH_DATA, RX_SH_NSEG };
+
+typedef struct rx_sh_state {
+    int initialized, finalized;
+    int me, npes;
+    int started_mpi;            /* shmem_init started the runtime: finalize stops it */
+    int world_handle;           /* MPI_Comm: private duplicate of the world */
+    rx_comm_t *world;
+    rx_sh_seg_t seg[RX_SH_NSEG];
+    int thread_level;
+} rx_sh_state_t;
+
+extern rx_sh_state_t rx_sh;
+
+/* Report a misuse (bad PE, address not symmetric, call before init) and end
+ * the job: SHMEM routines have no error returns. */
+_Noreturn void rx_sh_fatal(const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rx_sh_check_init(const char *fn);
+void rx_sh_check_pe(int pe, const char *fn);
+
+/* heap.c: windows over the heap and the static data */
+int rx_sh_heap_init(void);
+void rx_sh_heap_fini(void);
+/* The segment holding [addr, addr+len), with the offset; NULL if none. */
+rx_sh_seg_t *rx_sh_locate(const void *addr, size_t len, uint64_t *off);
+/* The same, ending the job with a message when addr is not symmetric. */
+rx_sh_seg_t *rx_sh_find(const void *addr, size_t len, const char *fn, uint64_t *off);
+
+/* rma.c: bytes between local memory and symmetric memory of pe. nbi: the
+ * call may return before completion (quiet completes it). */
+void rx_sh_put(void *dest, const void *src, size_t bytes, int pe, int nbi, const char *fn);
+void rx_sh_get(void *dest, const void *src, size_t bytes, int pe, int nbi, const char *fn);
+/* Complete every operation this PE issued (to pe, or every PE if pe < 0). */
+void rx_sh_quiet_pe(int pe);
+
+/* atomic.c: one atomic on a symmetric element of size esize (basic: the
+ * rdmx basic datatype id). op: RX_OP_SUM/BAND/BOR/BXOR/REPLACE/NO_OP, or
+ * RX_SH_CSWAP. fetched NULL: no result wanted. */
+#define RX_SH_CSWAP (-1)
+void rx_sh_amo(int op, int basic, size_t esize, void *dest, const void *val, const void *cmp,
+               void *fetched, int pe, const char *fn);
+
+/* ctx.c: end the job unless ctx is the default or a live created context. */
+void rx_sh_ctx_ok(shmem_ctx_t ctx, const char *fn);
+
+/* team.c */
+int rx_sh_team_init(void);
+void rx_sh_team_fini(void);
+
+/* sync.c: comparisons of point-to-point synchronization */
+int rx_sh_cmp_ok(int cmp);
+
+#endif

@@ -56,6 +56,7 @@ const char *rx_status_string(int status)
     case RX_ERR_UNSUPPORTED: return "not supported";
     case RX_ERR_NOTFOUND: return "not found";
     case RX_ERR_PEER: return "peer process failed";
+    case RX_ERR_OVERFLOW: return "size or extent overflows";
     default: return "internal error";
     }
 }

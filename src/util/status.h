@@ -16,6 +16,7 @@ typedef enum {
     RX_ERR_NOTFOUND = -7,
     RX_ERR_PEER = -8,       /* a peer process failed or the job is ending */
     RX_ERR_INTERN = -9,
+    RX_ERR_OVERFLOW = -10,   /* a size, extent or count * size does not fit its type */
 } rx_status_t;
 
 const char *rx_status_string(int status);

@@ -379,7 +379,7 @@ static void test_tcp_retry(void)
     pid_t pid = start_tcp_server(0.3, a1, fin, &rep);
     double t0 = now_s();
     CHECK(rx_boot_init(&info) == RX_OK);
-    CHECK(now_s() - t0 >= 0.3);
+    CHECK(now_s() - t0 >= 0.25); /* the server listened 0.3 s after its fork */
     CHECK(info.rank == 2 && info.size == 3 && !info.singleton);
     CHECK(rx_boot_finalize() == RX_OK);
     CHECK(tcp_server_count(pid, rep) == 3);

@@ -22,8 +22,10 @@ void rx_sim_result_free(rx_sim_result_t *r)
 {
     free(r->link_bytes);
     free(r->link_maxflows);
+    free(r->job_time);
     r->link_bytes = NULL;
     r->link_maxflows = NULL;
+    r->job_time = NULL;
 }
 
 /* ---- event heap ---- */
@@ -257,20 +259,37 @@ static int rx_rank_take_post(rx_rank_t *r, uint8_t op, uint32_t peer, uint64_t *
 }
 
 
+/* Whether rank's ranks synchronise by phases, and which ranks share its barrier. */
+static int rx_rank_barrier(const rx_sim_t *s, uint32_t rank, uint32_t **count, uint32_t *lo, uint32_t *hi)
+{
+    if (!s->rjob) {
+        *count = (uint32_t *)&s->barrier_count;
+        *lo = 0;
+        *hi = s->w->nranks;
+        return s->o.barrier;
+    }
+    uint32_t j = s->rjob[rank];
+    *count = &s->jbar[j];
+    *lo = s->o.job_first[j];
+    *hi = s->o.job_first[j + 1];
+    return s->o.job_barrier && s->o.job_barrier[j];
+}
+
 static int rx_rank_round_done(rx_sim_t *s, uint32_t rank)
 {
     rx_rank_t *r = &s->ranks[rank];
     r->round++;
-    if (s->o.barrier) {
-        if (++s->barrier_count < s->w->nranks)
+    uint32_t *count, lo, hi;
+    if (rx_rank_barrier(s, rank, &count, &lo, &hi)) {
+        if (++*count < hi - lo)
             return RX_OK;
         /* the last rank of the phase releases everyone */
-        s->barrier_count = 0;
+        *count = 0;
         if (s->one_phase) { /* sim_phase.c runs each phase on its own */
             s->phase_end = s->now;
             return RX_OK;
         }
-        for (uint32_t i = 0; i < s->w->nranks; i++) {
+        for (uint32_t i = lo; i < hi; i++) {
             int rc = rx_rank_enter(s, i);
             if (rc)
                 return rc;
@@ -294,8 +313,10 @@ static int rx_rank_comm_done(rx_sim_t *s, uint32_t rank)
 int rx_rank_enter(rx_sim_t *s, uint32_t rank)
 {
     rx_rank_t *r = &s->ranks[rank];
+    uint32_t *count, lo, hi;
+    int barrier = rx_rank_barrier(s, rank, &count, &lo, &hi);
     if (r->finished)
-        return s->o.barrier ? rx_rank_round_done(s, rank) : RX_OK;
+        return barrier ? rx_rank_round_done(s, rank) : RX_OK;
     const rx_step_t *st;
     uint32_t n;
     int rc = s->w->round(s->w->ctx, rank, r->round, &st, &n);
@@ -304,7 +325,14 @@ int rx_rank_enter(rx_sim_t *s, uint32_t rank)
         s->nfinished++;
         if (s->now > s->res->time)
             s->res->time = s->now;
-        return s->o.barrier && s->nfinished < s->w->nranks ? rx_rank_round_done(s, rank) : RX_OK;
+        uint32_t done = s->nfinished;
+        if (s->rjob) {
+            uint32_t j = s->rjob[rank];
+            done = ++s->jfin[j];
+            if (s->now > s->res->job_time[j])
+                s->res->job_time[j] = s->now;
+        }
+        return barrier && done < hi - lo ? rx_rank_round_done(s, rank) : RX_OK;
     }
     if (rc)
         return rc;
@@ -450,6 +478,9 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->route_load);
     free(s->injecting);
     free(s->own_rank_node);
+    free(s->rjob);
+    free(s->jbar);
+    free(s->jfin);
     rx_solver_free(s);
 }
 
@@ -490,6 +521,22 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
         for (uint32_t i = 0; i < w->nranks; i++)
             s->own_rank_node[i] = i;
         s->rank_node = s->own_rank_node;
+    }
+    if (o->njobs) {
+        if (!o->job_first || o->job_first[0] != 0 || o->job_first[o->njobs] != w->nranks)
+            return RX_ERR_INVAL;
+        s->rjob = malloc(w->nranks * sizeof *s->rjob);
+        s->jbar = calloc(o->njobs, sizeof *s->jbar);
+        s->jfin = calloc(o->njobs, sizeof *s->jfin);
+        res->job_time = calloc(o->njobs, sizeof *res->job_time);
+        if (!s->rjob || !s->jbar || !s->jfin || !res->job_time)
+            return RX_ERR_NOMEM;
+        for (uint32_t j = 0; j < o->njobs; j++) {
+            if (o->job_first[j + 1] < o->job_first[j])
+                return RX_ERR_INVAL;
+            for (uint32_t i = o->job_first[j]; i < o->job_first[j + 1]; i++)
+                s->rjob[i] = j;
+        }
     }
     s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = s->route_load};
     return rx_solver_init(s);
@@ -566,7 +613,7 @@ void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, dou
 
 int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
 {
-    if (o->barrier)
+    if (o->barrier && !o->njobs)
         return rx_sim_run_phases(t, w, o, res);
     rx_sim_t S, *s = &S;
     double t0 = rx_time_now();

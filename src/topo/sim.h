@@ -54,6 +54,11 @@ typedef struct rx_sim_opts {
     int threads;          /* barrier-synchronised workloads: phases simulated at once (0: one per CPU) */
     int progress;         /* a line on stderr every 10 s of a long simulation */
     int no_memo;          /* simulate identical phases again instead of reusing the first */
+    /* several jobs on one fabric: job j owns ranks job_first[j] .. job_first[j + 1] - 1 and
+     * synchronises by phases among its own ranks when job_barrier[j] (then `barrier` is unused) */
+    uint32_t njobs;
+    const uint32_t *job_first;
+    const uint8_t *job_barrier;
 } rx_sim_opts_t;
 
 typedef struct rx_sim_result {
@@ -70,6 +75,7 @@ typedef struct rx_sim_result {
     uint32_t peak_live;      /* most live flows at once */
     double cpu_seconds;      /* wall-clock seconds the simulation took */
     uint64_t phases_reused;  /* phases identical to an earlier one, not simulated again */
+    double *job_time;        /* with njobs: when each job's last rank finished, s */
     /* per link (nlinks entries, owned by the caller through rx_sim_result_free) */
     double *link_bytes;
     uint32_t *link_maxflows;
@@ -78,6 +84,11 @@ typedef struct rx_sim_result {
 
 void rx_sim_opts_default(rx_sim_opts_t *o);
 int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);
+
+/* Several workloads as one (jobs.c): job j's ranks follow those of job j-1, its peers shifted
+ * alike; *first (njobs + 1 entries) receives the first rank of each job. The jobs stay owned by
+ * the caller and must outlive w. */
+int rx_workload_jobs(const rx_workload_t *const *jobs, uint32_t njobs, rx_workload_t *w, uint32_t **first);
 void rx_sim_result_free(rx_sim_result_t *r);
 
 /* Workloads (workload.c, schedule.c). */

@@ -105,6 +105,8 @@ typedef struct rx_sim {
     uint32_t *clinks, *cflows, ncflows_cap;
     rx_solve_entry_t *heap;
     size_t nheap, heapcap;
+    /* several jobs: per rank its job; per job its barrier count and finished ranks */
+    uint32_t *rjob, *jbar, *jfin;
     /* phase mode (sim_phase.c): the ranks run one round, then stop at the barrier */
     int one_phase;
     double phase_end;

@@ -66,6 +66,6 @@ foreach(algo allreduce-ring allreduce-rabenseifner alltoall-pairwise allgather-b
   endforeach()
 endforeach()
 execute_process(COMMAND ${T} sim -t kary:2,2 --algo allreduce-ring --pattern alltoall RESULT_VARIABLE rc ERROR_VARIABLE e)
-if(NOT rc OR NOT e MATCHES "one of --pattern, --schedule and --algo")
+if(NOT rc OR NOT e MATCHES "one of --pattern, --schedule, --algo and --matrix")
   message(SEND_ERROR "two workloads accepted: ${e}")
 endif()

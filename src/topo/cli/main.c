@@ -41,6 +41,9 @@ static void rx_usage(FILE *f)
             "         --full-solve (re-solve all flows at every event: the reference for the incremental solver)\n"
             "         --threads T (phase-synchronised runs: phases simulated at once; default one per CPU)\n"
             "         --no-reuse (simulate every phase, also those identical to an earlier one)\n"
+            "         --job KEY=VAL,... (repeatable: several jobs on one fabric, each job's slowdown against\n"
+            "           running alone; keys pattern|algo|schedule|matrix, n, bytes, grid, iterations, shift,\n"
+            "           flows, sync, placement=linear|random|bestfit|scotch; jobs take free nodes in turn)\n"
             "place:   --method linear|random|bestfit|scotch|all  --free LIST (node ids \"0-63,128-191\" or\n"
             "         a hostlist of node names)  --hostfile FILE  --simulate\n");
 }
@@ -48,7 +51,7 @@ static void rx_usage(FILE *f)
 enum {
     O_PATTERN = 256, O_SCHEDULE, O_BYTES, O_ROUTING, O_SEED, O_SHIFT, O_FLOWS, O_GRID, O_ITER, O_SYNC, O_CBW,
     O_PLACEMENT, O_FREE, O_CSV, O_SVG, O_PNG, O_TOP, O_LINK, O_ALGO, O_MATRIX, O_METHOD, O_HOSTFILE, O_SIMULATE, O_FULL,
-    O_THREADS, O_NOREUSE,
+    O_THREADS, O_NOREUSE, O_JOB,
 };
 
 static const struct option rx_opts[] = {
@@ -66,14 +69,14 @@ static const struct option rx_opts[] = {
     {"matrix", required_argument, 0, O_MATRIX},     {"method", required_argument, 0, O_METHOD},
     {"hostfile", required_argument, 0, O_HOSTFILE}, {"simulate", no_argument, 0, O_SIMULATE},
     {"full-solve", no_argument, 0, O_FULL},       {"threads", required_argument, 0, O_THREADS},
-    {"no-reuse", no_argument, 0, O_NOREUSE},
+    {"no-reuse", no_argument, 0, O_NOREUSE},       {"job", required_argument, 0, O_JOB},
     {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
 };
 
 typedef struct rx_cli {
     const char *fabric, *pattern, *schedule, *routing, *sync, *placement, *free_list, *csv, *svg, *png, *out;
-    const char *algo, *matrix, *method, *hostfile, *links[16];
-    int nlinks, top, simulate, have_shift, full_solve, threads, no_reuse;
+    const char *algo, *matrix, *method, *hostfile, *links[16], *jobs[16];
+    int nlinks, top, simulate, have_shift, full_solve, threads, no_reuse, njobs;
     uint32_t nranks, flows, iterations, grid[3];
     uint64_t bytes, seed;
     long shift;
@@ -181,6 +184,11 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
         case O_SIMULATE: c->simulate = 1; break;
         case O_FULL: c->full_solve = 1; break;
         case O_NOREUSE: c->no_reuse = 1; break;
+        case O_JOB:
+            if (c->njobs == 16)
+                goto bad;
+            c->jobs[c->njobs++] = optarg;
+            break;
         case O_THREADS:
             if (rx_parse_u(optarg, &v) || v == 0 || v > 64)
                 goto bad;
@@ -279,16 +287,24 @@ static int rx_cmd_schedule(rx_cli_t *c)
 /* The workload of `sim` and `place --simulate`. */
 static int rx_cli_workload(rx_cli_t *c, const rx_topo_t *t, rx_workload_t *w)
 {
-    if (!!c->schedule + !!c->pattern + !!c->algo > 1) {
-        rx_log_error("rdmx-topo: give one of --pattern, --schedule and --algo");
+    if (!!c->schedule + !!c->pattern + !!c->algo + !!c->matrix > 1) {
+        rx_log_error("rdmx-topo: give one of --pattern, --schedule, --algo and --matrix");
         return RX_ERR_INVAL;
     }
     if (c->schedule)
         return rx_workload_schedule(c->schedule, c->nranks, w);
+    if (c->matrix) { /* a traced matrix (RDMX_TRACE) as one phase */
+        rx_commat_t m;
+        int rc = rx_commat_load(c->matrix, c->nranks, &m);
+        if (!rc)
+            rc = rx_commat_workload(&m, w);
+        rx_commat_free(&m);
+        return rc;
+    }
     if (c->algo)
         return rx_workload_collective(c->algo, c->nranks ? c->nranks : t->nnodes, c->bytes, w);
     if (!c->pattern) {
-        rx_log_error("rdmx-topo: give --pattern, --schedule or --algo");
+        rx_log_error("rdmx-topo: give --pattern, --schedule, --algo or --matrix");
         return RX_ERR_INVAL;
     }
     rx_pattern_opts_t po = {.nranks = c->nranks ? c->nranks : t->nnodes, .bytes = c->bytes ? c->bytes : 1 << 20,
@@ -297,6 +313,188 @@ static int rx_cli_workload(rx_cli_t *c, const rx_topo_t *t, rx_workload_t *w)
     memcpy(po.dims, c->grid, sizeof po.dims);
     int rc = rx_pattern_parse(c->pattern, &po.pattern);
     return rc ? rc : rx_workload_pattern(t, &po, w);
+}
+
+/* One --job KEY=VAL,... into a copy of the command line (buf keeps the strings). */
+static int rx_job_parse(const rx_cli_t *base, const char *spec, rx_cli_t *jc, char *buf, size_t len)
+{
+    *jc = *base;
+    jc->pattern = jc->schedule = jc->algo = jc->matrix = jc->sync = NULL;
+    jc->placement = "linear";
+    jc->nranks = 0;
+    jc->bytes = 0;
+    jc->have_shift = 0;
+    memset(jc->grid, 0, sizeof jc->grid);
+    if (strlen(spec) >= len) {
+        rx_log_error("rdmx-topo: --job \"%s\": too long", spec);
+        return RX_ERR_INVAL;
+    }
+    strcpy(buf, spec);
+    char *save;
+    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        uint64_t v;
+        if (!eq || !eq[1])
+            goto bad;
+        *eq = 0;
+        const char *k = kv, *val = eq + 1;
+        if (!strcmp(k, "pattern")) jc->pattern = val;
+        else if (!strcmp(k, "algo")) jc->algo = val;
+        else if (!strcmp(k, "schedule")) jc->schedule = val;
+        else if (!strcmp(k, "matrix") || !strcmp(k, "trace")) jc->matrix = val;
+        else if (!strcmp(k, "placement")) jc->placement = val;
+        else if (!strcmp(k, "sync")) jc->sync = val;
+        else if (!strcmp(k, "n")) {
+            if (rx_parse_u(val, &v) || v == 0 || v > (1u << 24))
+                goto bad;
+            jc->nranks = (uint32_t)v;
+        } else if (!strcmp(k, "bytes")) {
+            if (rx_parse_u(val, &jc->bytes) || !jc->bytes)
+                goto bad;
+        } else if (!strcmp(k, "grid")) {
+            if (rx_parse_grid(val, jc->grid))
+                goto bad;
+        } else if (!strcmp(k, "iterations")) {
+            if (rx_parse_u(val, &v) || v == 0 || v > 1000000)
+                goto bad;
+            jc->iterations = (uint32_t)v;
+        } else if (!strcmp(k, "flows")) {
+            if (rx_parse_u(val, &v) || v == 0 || v > 4096)
+                goto bad;
+            jc->flows = (uint32_t)v;
+        } else if (!strcmp(k, "shift")) {
+            char *end;
+            jc->shift = strtol(val, &end, 10);
+            if (*end)
+                goto bad;
+            jc->have_shift = 1;
+        } else
+            goto bad;
+        continue;
+    bad:
+        rx_log_error("rdmx-topo: --job \"%s\": bad or unknown \"%s\" (pattern, algo, schedule, matrix, n, bytes, "
+                     "grid, iterations, flows, shift, sync, placement)", spec, kv);
+        return RX_ERR_INVAL;
+    }
+    if (!!jc->pattern + !!jc->algo + !!jc->schedule + !!jc->matrix != 1) {
+        rx_log_error("rdmx-topo: --job \"%s\": give one of pattern, algo, schedule, matrix", spec);
+        return RX_ERR_INVAL;
+    }
+    if (jc->sync && strcmp(jc->sync, "phase") && strcmp(jc->sync, "rank")) {
+        rx_log_error("rdmx-topo: --job \"%s\": sync=phase or sync=rank", spec);
+        return RX_ERR_INVAL;
+    }
+    return RX_OK;
+}
+
+/* Several jobs on one fabric: each placed on the nodes the jobs before it left free, simulated
+ * alone on its placement, then all at once; the slowdown is the shared time over the alone one. */
+static int rx_cmd_jobs(rx_cli_t *c, rx_topo_t *t, rx_sim_opts_t *o)
+{
+    uint32_t nj = (uint32_t)c->njobs, *fr = NULL, nfree = 0, *first = NULL, *all = NULL;
+    rx_workload_t w[16] = {{0}}, shared = {0};
+    const rx_workload_t *wp[16];
+    uint32_t *map[16] = {0};
+    uint8_t bar[16];
+    double alone[16];
+    char buf[16][512], desc[16][200];
+    int rc = c->free_list ? rx_place_parse_free(t, c->free_list, &fr, &nfree) : RX_OK;
+    if (!rc && !c->free_list) {
+        if (!(fr = malloc(t->nnodes * sizeof *fr)))
+            rc = RX_ERR_NOMEM;
+        for (uint32_t i = 0; !rc && i < t->nnodes; i++)
+            fr[nfree++] = i;
+    }
+    for (uint32_t j = 0; j < nj && !rc; j++) {
+        rx_cli_t jc;
+        int method;
+        if ((rc = rx_job_parse(c, c->jobs[j], &jc, buf[j], sizeof buf[j])))
+            break;
+        if ((rc = rx_place_method_parse(jc.placement, &method)))
+            break;
+        if (!jc.nranks && jc.grid[0])
+            jc.nranks = jc.grid[0] * jc.grid[1] * jc.grid[2];
+        if (!jc.nranks && !jc.schedule && !jc.matrix)
+            jc.nranks = nfree;
+        if ((rc = rx_cli_workload(&jc, t, &w[j])))
+            break;
+        wp[j] = &w[j];
+        bar[j] = jc.sync ? !strcmp(jc.sync, "phase") : !!jc.pattern;
+        snprintf(desc[j], sizeof desc[j], "%s, placement %s", w[j].desc, jc.placement);
+        rx_commat_t m = {0};
+        if (method == RX_PLACE_SCOTCH)
+            rc = rx_commat_from_workload(&w[j], &m);
+        m.n = w[j].nranks;
+        if (!rc && !(map[j] = malloc(w[j].nranks * sizeof *map[j])))
+            rc = RX_ERR_NOMEM;
+        if (!rc)
+            rc = rx_place_map(t, &m, method, fr, nfree, o->seed + j, map[j]);
+        rx_commat_free(&m);
+        /* the job's nodes are taken: the next job places on what is left, in order */
+        if (!rc) {
+            unsigned char *taken = calloc(t->nnodes, 1);
+            if (!taken) {
+                rc = RX_ERR_NOMEM;
+                break;
+            }
+            for (uint32_t i = 0; i < w[j].nranks; i++)
+                taken[map[j][i]] = 1;
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < nfree; i++)
+                if (!taken[fr[i]])
+                    fr[k++] = fr[i];
+            nfree = k;
+            free(taken);
+        }
+        if (!rc) {
+            rx_sim_opts_t oj = *o;
+            rx_sim_result_t r;
+            oj.barrier = bar[j];
+            oj.rank_node = map[j];
+            oj.progress = 0;
+            if (!(rc = rx_sim_run(t, &w[j], &oj, &r))) {
+                alone[j] = r.time;
+                rx_sim_result_free(&r);
+            }
+        }
+    }
+    if (!rc)
+        rc = rx_workload_jobs(wp, nj, &shared, &first);
+    if (!rc && !(all = malloc(shared.nranks * sizeof *all)))
+        rc = RX_ERR_NOMEM;
+    for (uint32_t j = 0; !rc && j < nj; j++)
+        memcpy(all + first[j], map[j], w[j].nranks * sizeof *all);
+    rx_sim_result_t res;
+    if (!rc) {
+        o->rank_node = all;
+        o->njobs = nj;
+        o->job_first = first;
+        o->job_barrier = bar;
+        rc = rx_sim_run(t, &shared, o, &res);
+    }
+    if (!rc) {
+        printf("fabric            %s\n", t->desc);
+        printf("routing           %s\n", rx_route_name(o->algo));
+        for (uint32_t j = 0; j < nj; j++)
+            printf("job %-2u            %s (%s synchronisation): alone %.6g s, shared %.6g s, slowdown %.4f\n", j + 1,
+                   desc[j], bar[j] ? "phase" : "rank", alone[j], res.job_time[j],
+                   alone[j] > 0 ? res.job_time[j] / alone[j] : 0);
+        rx_sim_print(t, &res, c->top ? c->top : 5, stdout);
+        if (c->csv)
+            rc = rx_sim_write_csv(t, &res, c->csv);
+        if (!rc && c->svg)
+            rc = rx_sim_write_svg(t, &res, "several jobs", c->svg);
+        rx_sim_result_free(&res);
+    }
+    rx_workload_free(&shared);
+    for (uint32_t j = 0; j < nj; j++) {
+        rx_workload_free(&w[j]);
+        free(map[j]);
+    }
+    free(first);
+    free(all);
+    free(fr);
+    return rc;
 }
 
 static int rx_cmd_sim(rx_cli_t *c)
@@ -326,6 +524,15 @@ static int rx_cmd_sim(rx_cli_t *c)
     }
     if (!rc && c->routing)
         rc = rx_route_parse(t, c->routing, &o.algo);
+    if (!rc && c->njobs) {
+        if (c->pattern || c->schedule || c->algo || c->placement) {
+            rx_log_error("rdmx-topo: with --job, give each job's workload and placement in its --job");
+            rc = RX_ERR_INVAL;
+        } else
+            rc = rx_cmd_jobs(c, t, &o);
+        rx_topo_free(t);
+        return rc;
+    }
     if (!rc)
         rc = rx_cli_workload(c, t, &w);
     uint32_t *map = NULL;

@@ -22,19 +22,16 @@ endfunction()
 file(WRITE ${OUT}/jobs.conf "SwitchName=l0 Nodes=n[0-3]\nSwitchName=l1 Nodes=n[4-7]\nSwitchName=l2 Nodes=n[8-11]\n"
   "SwitchName=l3 Nodes=n[12-15]\nSwitchName=top Switches=l[0-3]\n")
 set(ft slurm:${OUT}/jobs.conf)
-slowdowns(s sim -t ${ft} --free 0,1,4,5,2,3,6,7 --job pattern=shift,shift=2,n=4,bytes=1M
-  --job pattern=shift,shift=2,n=4,bytes=1M)
-list(GET s 0 a)
-list(GET s 1 b)
-between("interleaved job 1" ${a} 1.99 2.0001)
-between("interleaved job 2" ${b} 1.99 2.0001)
+function(two_shift_jobs what free lo hi)
+  slowdowns(s sim -t ${ft} --free ${free} --job pattern=shift,shift=2,n=4,bytes=1M --job pattern=shift,shift=2,n=4,bytes=1M)
+  foreach(i 0 1)
+    list(GET s ${i} v)
+    between("${what} job ${i}" ${v} ${lo} ${hi})
+  endforeach()
+endfunction()
+two_shift_jobs(interleaved 0,1,4,5,2,3,6,7 1.99 2.0001)
 # the same jobs on separate leaf pairs share nothing
-slowdowns(s sim -t ${ft} --free 0,1,4,5,8,9,12,13 --job pattern=shift,shift=2,n=4,bytes=1M
-  --job pattern=shift,shift=2,n=4,bytes=1M)
-list(GET s 0 a)
-list(GET s 1 b)
-between("separate job 1" ${a} 0.9999 1.0001)
-between("separate job 2" ${b} 0.9999 1.0001)
+two_shift_jobs(separate 0,1,4,5,8,9,12,13 0.9999 1.0001)
 # a collective (rank synchronisation) beside a traced matrix and a phased pattern
 execute_process(COMMAND ${T} sim -t kary:4,2 --job algo=allreduce-ring,n=4,bytes=1M
   --job matrix=${DATA}/halo-8.matrix,placement=random --job pattern=alltoall,n=4

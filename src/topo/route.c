@@ -7,28 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *rx_route_names[] = {"default", "dmodk", "ecmp", "minimal", "valiant", "ugal"};
+static const char *rx_route_names[] = {"default", "dmodk", "ecmp", "minimal", "valiant", "ugal", "ugal-l"};
 
 const char *rx_route_name(int algo)
 {
-    return algo >= 0 && algo <= RX_ROUTE_UGAL ? rx_route_names[algo] : "?";
+    return algo >= 0 && algo < RX_ROUTE_NALGOS ? rx_route_names[algo] : "?";
 }
 
 int rx_route_parse(const rx_topo_t *t, const char *name, int *algo)
 {
-    for (int a = 0; a <= RX_ROUTE_UGAL; a++) {
+    for (int a = 0; a < RX_ROUTE_NALGOS; a++) {
         if (strcmp(name, rx_route_names[a]))
             continue;
         int df = a >= RX_ROUTE_MINIMAL;
         if (a != RX_ROUTE_DEFAULT && df != (t->family == RX_TOPO_DRAGONFLY)) {
             rx_log_error("rdmx-topo: routing \"%s\" does not apply to this fabric (%s); use %s", name, t->desc,
-                         t->family == RX_TOPO_DRAGONFLY ? "minimal, valiant or ugal" : "dmodk or ecmp");
+                         t->family == RX_TOPO_DRAGONFLY ? "minimal, valiant, ugal or ugal-l" : "dmodk or ecmp");
             return RX_ERR_INVAL;
         }
         *algo = a;
         return RX_OK;
     }
-    rx_log_error("rdmx-topo: unknown routing \"%s\" (dmodk, ecmp, minimal, valiant, ugal)", name);
+    rx_log_error("rdmx-topo: unknown routing \"%s\" (dmodk, ecmp, minimal, valiant, ugal, ugal-l)", name);
     return RX_ERR_INVAL;
 }
 
@@ -108,6 +108,8 @@ static int rx_df_min(const rx_topo_t *t, uint32_t ra, uint32_t rb, uint64_t h, u
 
 static double rx_path_cost(const rx_router_t *r, const uint32_t *path, int n)
 {
+    if (r->algo == RX_ROUTE_UGAL_L) /* what the source router knows: its own output */
+        return n ? ((r->load ? r->load[path[0]] : 0) + 1.0) / r->t->l[path[0]].bw * n : 0;
     double worst = 0;
     for (int i = 0; i < n; i++) {
         double c = ((r->load ? r->load[path[i]] : 0) + 1.0) / r->t->l[path[i]].bw;

@@ -7,7 +7,8 @@
  * Dragonflies: minimal (local, global, local), Valiant (minimal to a random intermediate group,
  * then minimal to the destination; traffic inside a group stays minimal), UGAL (per flow, minimal
  * or the better of two Valiant candidates, comparing hops times the flow count of the most loaded
- * router-to-router link, as a global-knowledge UGAL does). Generic (loaded) fabrics: shortest
+ * router-to-router link, as a global-knowledge UGAL does), UGAL-L (the same choice on what the source
+ * router sees: hops times the flows queued on the path's first router output). Generic (loaded) fabrics: shortest
  * paths, ties broken by destination (dmodk) or by hash (ecmp). */
 #ifndef RX_TOPO_ROUTE_H
 #define RX_TOPO_ROUTE_H
@@ -22,8 +23,15 @@ enum rx_route_algo {
     RX_ROUTE_ECMP,
     RX_ROUTE_MINIMAL,
     RX_ROUTE_VALIANT,
-    RX_ROUTE_UGAL,
+    RX_ROUTE_UGAL,   /* global: the most loaded router link of each candidate path */
+    RX_ROUTE_UGAL_L, /* local: the source router's output link of each candidate path */
+    RX_ROUTE_NALGOS
 };
+/* Whether routes depend on the pair of nodes only (not on the flow or the load). */
+static inline int rx_route_pair_only(int algo)
+{
+    return algo != RX_ROUTE_VALIANT && algo != RX_ROUTE_UGAL && algo != RX_ROUTE_UGAL_L;
+}
 
 typedef struct rx_router {
     rx_topo_t *t;
@@ -32,7 +40,7 @@ typedef struct rx_router {
     const uint32_t *load; /* active flows per link (UGAL reads it; may be NULL) */
 } rx_router_t;
 
-/* Parses "dmodk", "ecmp", "minimal", "valiant", "ugal"; checks the algorithm fits the fabric. */
+/* Parses "dmodk", "ecmp", "minimal", "valiant", "ugal", "ugal-l"; checks the algorithm fits the fabric. */
 int rx_route_parse(const rx_topo_t *t, const char *name, int *algo);
 const char *rx_route_name(int algo);
 /* Path of a flow from node src to node dst (src != dst): links in order, *nhops of them.

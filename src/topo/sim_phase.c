@@ -12,7 +12,7 @@
  *
  * Identical phases are simulated once. With routing that depends only on the pair of nodes
  * (D-mod-k, ECMP, minimal, shortest paths: not Valiant or UGAL, whose choices are salted by
- * round), a phase is a function of its transfers and local steps; phases with the same 128-bit
+ * round or follow the load), a phase is a function of its transfers and local steps; phases with the same 128-bit
  * hash of every rank's steps reuse the figures of the first (a ring allreduce of p ranks has
  * 2(p-1) rounds but a handful of distinct ones). Their link bytes are added by routing the first
  * one's transfers again, once per distinct phase, times its repetitions. */
@@ -321,7 +321,7 @@ int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t 
         run->w = w;
         run->t0 = run->last_report = t0;
         run->progress = o->progress;
-        if (o->algo != RX_ROUTE_VALIANT && o->algo != RX_ROUTE_UGAL && !o->no_memo && w->nrounds > 1)
+        if (rx_route_pair_only(o->algo) && !o->no_memo && w->nrounds > 1)
             run->memo = &memo;
     }
     for (uint32_t base = 0; !rc && base < w->nrounds; base += RX_PHASE_WINDOW) {

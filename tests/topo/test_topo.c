@@ -202,9 +202,9 @@ static void test_fattree_sim(void)
 static void test_dragonfly_sim(void)
 {
     rx_topo_t *t = fabric("dragonfly:a=8,p=4,h=4,g=33");
-    double ap = t->df.a * t->df.p, u[3], adv[3];
-    int algos[3] = {RX_ROUTE_MINIMAL, RX_ROUTE_VALIANT, RX_ROUTE_UGAL};
-    for (int i = 0; i < 3; i++) {
+    double ap = t->df.a * t->df.p, u[4], adv[4];
+    int algos[4] = {RX_ROUTE_MINIMAL, RX_ROUTE_VALIANT, RX_ROUTE_UGAL, RX_ROUTE_UGAL_L};
+    for (int i = 0; i < 4; i++) {
         rx_sim_result_t r = run_pattern(t, RX_PAT_UNIFORM, 0, 16, algos[i], 3, 1 << 20, 0);
         u[i] = r.sat_throughput;
         rx_sim_result_free(&r);
@@ -220,6 +220,11 @@ static void test_dragonfly_sim(void)
     CHECK(adv[1] > 0.4 && adv[1] < 0.6, "adversarial, Valiant: %.3f, expected near 0.5", adv[1]);
     CHECK(u[2] > 0.85 * fmax(u[0], u[1]), "uniform, UGAL %.3f not close to the better %.3f", u[2], fmax(u[0], u[1]));
     CHECK(adv[2] > 0.85 * fmax(adv[0], adv[1]), "adversarial, UGAL %.3f not close to the better %.3f", adv[2],
+          fmax(adv[0], adv[1]));
+    /* UGAL-L sees only the source router's queues: near the better of the two as well (Jiang et al.,
+     * ISCA 2009: close to minimal on uniform traffic, to Valiant on the worst case) */
+    CHECK(u[3] > 0.85 * fmax(u[0], u[1]), "uniform, UGAL-L %.3f not close to the better %.3f", u[3], fmax(u[0], u[1]));
+    CHECK(adv[3] > 0.85 * fmax(adv[0], adv[1]), "adversarial, UGAL-L %.3f not close to the better %.3f", adv[3],
           fmax(adv[0], adv[1]));
     rx_topo_free(t);
 }

@@ -32,7 +32,7 @@ static void rx_usage(FILE *f)
             "             dragonfly:a=A,p=P,h=H[,g=G][,arrangement=absolute|relative]\n"
             "             slurm:topology.conf  ibnet:ibnetdiscover.out\n"
             "common:  --link CLASS:BW (e.g. host:100G, global:25G)  --link lat:CLASS:TIME (e.g. lat:all:100ns)\n"
-            "sim:     -n RANKS  --bytes B  --routing dmodk|ecmp|minimal|valiant|ugal  --seed S\n"
+            "sim:     -n RANKS  --bytes B  --routing dmodk|ecmp|minimal|valiant|ugal|ugal-l  --seed S\n"
             "         --algo ALGO (a collective built in memory, as rdmx-topo schedule writes it)\n"
             "         --pattern alltoall|alltoall-xor|shift|permutation|uniform|halo3d|adversarial\n"
             "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"

@@ -38,6 +38,8 @@ static void rx_usage(FILE *f)
             "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"
             "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|hostfile:FILE\n"
             "         --free LIST  --csv FILE  --svg FILE  --png FILE  --top N\n"
+            "         --svg-view auto|links|aggregate (links: both directions of every cable, switches named;\n"
+            "           aggregate: per group pair or per level; auto: aggregate above 4000 directed links)\n"
             "         --full-solve (re-solve all flows at every event: the reference for the incremental solver)\n"
             "         --threads T (phase-synchronised runs: phases simulated at once; default one per CPU)\n"
             "         --no-reuse (simulate every phase, also those identical to an earlier one)\n"
@@ -51,7 +53,7 @@ static void rx_usage(FILE *f)
 enum {
     O_PATTERN = 256, O_SCHEDULE, O_BYTES, O_ROUTING, O_SEED, O_SHIFT, O_FLOWS, O_GRID, O_ITER, O_SYNC, O_CBW,
     O_PLACEMENT, O_FREE, O_CSV, O_SVG, O_PNG, O_TOP, O_LINK, O_ALGO, O_MATRIX, O_METHOD, O_HOSTFILE, O_SIMULATE, O_FULL,
-    O_THREADS, O_NOREUSE, O_JOB,
+    O_THREADS, O_NOREUSE, O_JOB, O_SVGVIEW,
 };
 
 static const struct option rx_opts[] = {
@@ -70,13 +72,14 @@ static const struct option rx_opts[] = {
     {"hostfile", required_argument, 0, O_HOSTFILE}, {"simulate", no_argument, 0, O_SIMULATE},
     {"full-solve", no_argument, 0, O_FULL},       {"threads", required_argument, 0, O_THREADS},
     {"no-reuse", no_argument, 0, O_NOREUSE},       {"job", required_argument, 0, O_JOB},
+    {"svg-view", required_argument, 0, O_SVGVIEW},
     {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
 };
 
 typedef struct rx_cli {
     const char *fabric, *pattern, *schedule, *routing, *sync, *placement, *free_list, *csv, *svg, *png, *out;
     const char *algo, *matrix, *method, *hostfile, *links[16], *jobs[16];
-    int nlinks, top, simulate, have_shift, full_solve, threads, no_reuse, njobs;
+    int nlinks, top, simulate, have_shift, full_solve, threads, no_reuse, njobs, svg_view;
     uint32_t nranks, flows, iterations, grid[3];
     uint64_t bytes, seed;
     long shift;
@@ -184,6 +187,16 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
         case O_SIMULATE: c->simulate = 1; break;
         case O_FULL: c->full_solve = 1; break;
         case O_NOREUSE: c->no_reuse = 1; break;
+        case O_SVGVIEW:
+            if (!strcmp(optarg, "auto"))
+                c->svg_view = RX_SVG_AUTO;
+            else if (!strcmp(optarg, "links"))
+                c->svg_view = RX_SVG_LINKS;
+            else if (!strcmp(optarg, "aggregate"))
+                c->svg_view = RX_SVG_AGGREGATE;
+            else
+                goto bad;
+            break;
         case O_JOB:
             if (c->njobs == 16)
                 goto bad;
@@ -483,7 +496,7 @@ static int rx_cmd_jobs(rx_cli_t *c, rx_topo_t *t, rx_sim_opts_t *o)
         if (c->csv)
             rc = rx_sim_write_csv(t, &res, c->csv);
         if (!rc && c->svg)
-            rc = rx_sim_write_svg(t, &res, "several jobs", c->svg);
+            rc = rx_sim_write_svg(t, &res, "several jobs", c->svg, c->svg_view);
         rx_sim_result_free(&res);
     }
     rx_workload_free(&shared);
@@ -557,7 +570,7 @@ static int rx_cmd_sim(rx_cli_t *c)
             snprintf(svg, sizeof svg, "%s", c->svg ? c->svg : c->png);
             if (!c->svg)
                 snprintf(svg + strlen(svg), sizeof svg - strlen(svg), ".svg");
-            rc = rx_sim_write_svg(t, &res, title, svg);
+            rc = rx_sim_write_svg(t, &res, title, svg, c->svg_view);
             if (!rc && c->png) {
                 pid_t pid = fork();
                 if (pid == 0) {

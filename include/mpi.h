@@ -364,6 +364,42 @@ RX_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, 
 RX_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
 RX_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 RX_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+/* C and Fortran handles and statuses: MPI_Fint is int, handles convert as
+ * themselves. A Fortran status is MPI_F_STATUS_SIZE integers. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint rx_internal[3]; /* cancelled, byte count (low, high) */
+} MPI_F08_status;
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+#define RX_MPI_CONV(kind, type)                                                      \
+    RX_MPI_API(MPI_Fint, kind##_c2f, (type handle))                                  \
+    RX_MPI_API(type, kind##_f2c, (MPI_Fint handle))
+RX_MPI_CONV(Comm, MPI_Comm)
+RX_MPI_CONV(Group, MPI_Group)
+RX_MPI_CONV(Type, MPI_Datatype)
+RX_MPI_CONV(Errhandler, MPI_Errhandler)
+RX_MPI_CONV(Op, MPI_Op)
+RX_MPI_CONV(Win, MPI_Win)
+RX_MPI_CONV(Request, MPI_Request)
+RX_MPI_CONV(Info, MPI_Info)
+RX_MPI_CONV(Message, MPI_Message)
+#undef RX_MPI_CONV
+RX_MPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+RX_MPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+RX_MPI_API(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+RX_MPI_API(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+RX_MPI_API(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
+RX_MPI_API(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+
 /* matched probes, nonblocking send-receive, generalized requests */
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);

@@ -86,6 +86,8 @@ int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status);
 int rx_bsend_start(const void *buf, size_t bytes, int dest, int tag, rx_comm_t *c,
                    rx_req_t **out, const char *fn);
 int rx_bsend_fini(void);
+/* 1 when every buffered message has left the attached buffer. */
+int rx_bsend_idle(void);
 
 /* comm.c: the predefined communicators and communicator creation.
  * rx_comm_agree_ctx: collective over parent, a context id free at all members.
@@ -104,5 +106,3 @@ void rx_comm_fini_all(void);
 int rx_errh_init(void);
 
 #endif
-/* 1 when every buffered message has left the attached buffer. */
-int rx_bsend_idle(void);

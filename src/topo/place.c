@@ -17,7 +17,7 @@
 
 #include <scotch.h>
 
-static const char *rx_place_names[] = {"linear", "random", "bestfit", "scotch"};
+static const char *rx_place_names[] = {"linear", "random", "bestfit", "scotch", "spread", "auto"};
 
 int rx_place_method_parse(const char *name, int *method)
 {
@@ -26,7 +26,7 @@ int rx_place_method_parse(const char *name, int *method)
             *method = i;
             return RX_OK;
         }
-    rx_log_error("rdmx-topo: unknown placement method \"%s\" (linear, random, bestfit, scotch)", name);
+    rx_log_error("rdmx-topo: unknown placement method \"%s\" (linear, random, bestfit, scotch, spread, auto)", name);
     return RX_ERR_INVAL;
 }
 
@@ -444,6 +444,79 @@ out:
     return rc;
 }
 
+/* The top-level domain of a node: its dragonfly group, its top subtree, or its switch. */
+static uint32_t rx_place_domain(const rx_topo_t *t, uint32_t n)
+{
+    if (t->family == RX_TOPO_DRAGONFLY)
+        return n / (uint32_t)t->df.p / (uint32_t)t->df.a;
+    if (t->family == RX_TOPO_FATTREE && t->ft.levels > 1)
+        return (uint32_t)(n / t->ft.M[t->ft.levels - 1]);
+    return t->l[rx_topo_inject(t, n)].dst;
+}
+
+/* Round-robin over the domains, each domain's free nodes in list order. */
+static int rx_place_spread(const rx_topo_t *t, uint32_t n, const uint32_t *fr, uint32_t nfree, uint32_t *map)
+{
+    uint32_t *dom = malloc(nfree * sizeof *dom), *ord = malloc(nfree * sizeof *ord);
+    uint32_t *head = calloc(t->nverts + 1, sizeof *head), *pos = calloc(t->nverts + 1, sizeof *pos);
+    int rc = dom && ord && head && pos ? RX_OK : RX_ERR_NOMEM;
+    for (uint32_t i = 0; !rc && i < nfree; i++) {
+        dom[i] = rx_place_domain(t, fr[i]);
+        head[dom[i] + 1]++;
+    }
+    for (uint32_t d = 0; !rc && d < t->nverts; d++)
+        head[d + 1] += head[d];
+    for (uint32_t i = 0; !rc && i < nfree; i++)
+        ord[head[dom[i]] + pos[dom[i]]++] = fr[i];
+    for (uint32_t d = 0; !rc && d < t->nverts; d++)
+        pos[d] = 0;
+    for (uint32_t k = 0, d = 0; !rc && k < n; d = d + 1 == t->nverts ? 0 : d + 1)
+        if (head[d] + pos[d] < head[d + 1])
+            map[k++] = ord[head[d] + pos[d]++];
+    free(dom);
+    free(ord);
+    free(head);
+    free(pos);
+    return rc;
+}
+
+int rx_place_best(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, const rx_sim_opts_t *so,
+                  const uint32_t *fr, uint32_t nfree, uint64_t seed, uint32_t *map, int *chosen)
+{
+    uint32_t n = m->n, *cand = malloc(n * sizeof *cand);
+    if (!cand)
+        return RX_ERR_NOMEM;
+    double best = INFINITY, best_hb = INFINITY;
+    int rc = RX_OK;
+    *chosen = -1;
+    for (int c = 0; c < RX_PLACE_AUTO && !rc; c++) {
+        if (c == RX_PLACE_SCOTCH && !m->nnz)
+            continue; /* no matrix to map */
+        rx_place_score_t sc = {0};
+        if ((rc = rx_place_map(t, m, c, fr, nfree, seed, cand)) || (rc = rx_place_score(t, m, cand, so ? so->algo : 0, &sc)))
+            break;
+        double v = sc.max_link_time;
+        if (w && so) {
+            rx_sim_opts_t o = *so;
+            rx_sim_result_t res;
+            o.rank_node = cand;
+            o.progress = 0;
+            if ((rc = rx_sim_run(t, w, &o, &res)))
+                break;
+            v = res.time;
+            rx_sim_result_free(&res);
+        }
+        if (v < best * (1 - 1e-9) || (v <= best * (1 + 1e-9) && sc.hop_bytes < best_hb)) {
+            best = v;
+            best_hb = sc.hop_bytes;
+            *chosen = c;
+            memcpy(map, cand, n * sizeof *map);
+        }
+    }
+    free(cand);
+    return rc;
+}
+
 int rx_place_map(rx_topo_t *t, const rx_commat_t *m, int method, const uint32_t *fr, uint32_t nfree, uint64_t seed,
                  uint32_t *map)
 {
@@ -481,6 +554,11 @@ int rx_place_map(rx_topo_t *t, const rx_commat_t *m, int method, const uint32_t 
         }
     } else if (method == RX_PLACE_BESTFIT) {
         rc = rx_place_bestfit(t, n, fr, nfree, map);
+    } else if (method == RX_PLACE_SPREAD) {
+        rc = rx_place_spread(t, n, fr, nfree, map);
+    } else if (method == RX_PLACE_AUTO) {
+        int chosen;
+        rc = rx_place_best(t, m, NULL, NULL, fr, nfree, seed, map, &chosen);
     } else {
         uint32_t *sel = malloc(n * sizeof *sel);
         if (!sel)
@@ -571,13 +649,17 @@ int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, con
     }
     fprintf(out, "fabric      %s\nranks       %u on %u free nodes, %u matrix entries\n", t->desc, m->n,
             fr ? nfree : t->nnodes, m->nnz);
-    fprintf(out, "%-8s %14s %16s %14s %14s %10s\n", "method", "hop-bytes", "max-link-bytes", "max-link-time",
+    fprintf(out, "%-16s %14s %16s %14s %14s %10s\n", "method", "hop-bytes", "max-link-bytes", "max-link-time",
             o->simulate ? "sim-time" : "", "map-time");
     int best = -1;
     for (int i = 0; i < nm && !rc; i++) {
         uint32_t *map = maps + (size_t)i * m->n;
         double t0 = rx_time_now();
-        rc = rx_place_map(t, m, methods[i], fr, nfree, o->seed, map);
+        int chosen = -1;
+        if (methods[i] == RX_PLACE_AUTO)
+            rc = rx_place_best(t, m, o->simulate ? w : NULL, &o->sim, fr, nfree, o->seed, map, &chosen);
+        else
+            rc = rx_place_map(t, m, methods[i], fr, nfree, o->seed, map);
         sc[i].map_seconds = rx_time_now() - t0;
         if (!rc)
             rc = rx_place_score(t, m, map, o->sim.algo, &sc[i]);
@@ -596,7 +678,10 @@ int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, con
         char simcol[32] = "";
         if (o->simulate)
             snprintf(simcol, sizeof simcol, "%.6g", sc[i].sim_time);
-        fprintf(out, "%-8s %14.6g %16.6g %14.6g %14s %10.3f\n", rx_place_method_name(methods[i]), sc[i].hop_bytes,
+        char nm[40];
+        snprintf(nm, sizeof nm, "%s%s%s%s", rx_place_method_name(methods[i]), chosen >= 0 ? "(" : "",
+                 chosen >= 0 ? rx_place_method_name(chosen) : "", chosen >= 0 ? ")" : "");
+        fprintf(out, "%-16s %14.6g %16.6g %14.6g %14s %10.3f\n", nm, sc[i].hop_bytes,
                 sc[i].max_link_bytes, sc[i].max_link_time, simcol, sc[i].map_seconds);
         /* best: simulated time when simulated, else busiest-link time, then hop-bytes */
         if (best < 0)
@@ -619,7 +704,7 @@ int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, con
 }
 
 int rx_place_from_option(rx_topo_t *t, const rx_workload_t *w, const char *spec, const char *free_list, uint64_t seed,
-                         uint32_t **mapp)
+                         const rx_sim_opts_t *so, uint32_t **mapp)
 {
     uint32_t *map = malloc(w->nranks * sizeof *map);
     if (!map)
@@ -668,9 +753,14 @@ int rx_place_from_option(rx_topo_t *t, const rx_workload_t *w, const char *spec,
         if (!rc && free_list)
             rc = rx_place_parse_free(t, free_list, &fr, &nfree);
         if (!rc)
-            rc = method == RX_PLACE_SCOTCH ? rx_commat_from_workload(w, &m) : RX_OK;
+            rc = method == RX_PLACE_SCOTCH || method == RX_PLACE_AUTO ? rx_commat_from_workload(w, &m) : RX_OK;
         m.n = w->nranks;
-        if (!rc)
+        int chosen = -1;
+        if (!rc && method == RX_PLACE_AUTO && so) {
+            rc = rx_place_best(t, &m, w, so, fr, nfree, seed, map, &chosen);
+            if (!rc)
+                fprintf(stderr, "rdmx-topo: placement auto chose %s (simulated)\n", rx_place_method_name(chosen));
+        } else if (!rc)
             rc = rx_place_map(t, &m, method, fr, nfree, seed, map);
         rx_commat_free(&m);
         free(fr);

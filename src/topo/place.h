@@ -37,7 +37,11 @@ int rx_commat_sort(rx_commat_t *m);
 /* Parses a free-node list: "0-63,100" (node ids) or a hostlist of node names ("cn[001-064]"). */
 int rx_place_parse_free(const rx_topo_t *t, const char *list, uint32_t **nodes, uint32_t *n);
 
-enum rx_place_method { RX_PLACE_LINEAR = 0, RX_PLACE_RANDOM, RX_PLACE_BESTFIT, RX_PLACE_SCOTCH, RX_PLACE_NMETHODS };
+/* spread: ranks dealt round-robin over the top-level domains (dragonfly groups, top subtrees of a
+ * fat-tree, leaf switches of a loaded fabric); auto: the best of the other methods, by simulated
+ * time where the workload is at hand (rx_place_best), else by the busiest link's time */
+enum rx_place_method { RX_PLACE_LINEAR = 0, RX_PLACE_RANDOM, RX_PLACE_BESTFIT, RX_PLACE_SCOTCH, RX_PLACE_SPREAD,
+                       RX_PLACE_AUTO, RX_PLACE_NMETHODS };
 int rx_place_method_parse(const char *name, int *method);
 const char *rx_place_method_name(int method);
 /* Computes map[rank] = node for m->n ranks on the free nodes (all nodes when free == NULL). */
@@ -65,8 +69,13 @@ typedef struct rx_place_opts {
 int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, const rx_place_opts_t *o, FILE *out);
 /* Hostfile in rank order, one host name per line (the MPICH hostfile format). */
 int rx_place_write_hostfile(const rx_topo_t *t, const uint32_t *map, uint32_t n, const char *path);
-/* For `sim --placement`: a method name or "hostfile:FILE"; *map is malloc'ed. */
+/* The candidate methods mapped and judged: simulated time of w under so when w is given, else the
+ * busiest link's time, ties by hop-bytes; *chosen names the winner. */
+int rx_place_best(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, const rx_sim_opts_t *so,
+                  const uint32_t *free, uint32_t nfree, uint64_t seed, uint32_t *map, int *chosen);
+/* For `sim --placement`: a method name or "hostfile:FILE"; *map is malloc'ed; so: the simulation
+ * the auto method judges by (may be NULL). */
 int rx_place_from_option(rx_topo_t *t, const rx_workload_t *w, const char *spec, const char *free_list, uint64_t seed,
-                         uint32_t **map);
+                         const rx_sim_opts_t *so, uint32_t **map);
 
 #endif

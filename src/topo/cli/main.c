@@ -36,7 +36,7 @@ static void rx_usage(FILE *f)
             "         --algo ALGO (a collective built in memory, as rdmx-topo schedule writes it)\n"
             "         --pattern alltoall|alltoall-xor|shift|permutation|uniform|halo3d|adversarial\n"
             "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"
-            "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|hostfile:FILE\n"
+            "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|spread|auto|hostfile:FILE\n"
             "         --free LIST  --csv FILE  --svg FILE  --png FILE  --top N\n"
             "         --svg-view auto|links|aggregate (links: both directions of every cable, switches named;\n"
             "           aggregate: per group pair or per level; auto: aggregate above 4000 directed links)\n"
@@ -45,8 +45,8 @@ static void rx_usage(FILE *f)
             "         --no-reuse (simulate every phase, also those identical to an earlier one)\n"
             "         --job KEY=VAL,... (repeatable: several jobs on one fabric, each job's slowdown against\n"
             "           running alone; keys pattern|algo|schedule|matrix, n, bytes, grid, iterations, shift,\n"
-            "           flows, sync, placement=linear|random|bestfit|scotch; jobs take free nodes in turn)\n"
-            "place:   --method linear|random|bestfit|scotch|all  --free LIST (node ids \"0-63,128-191\" or\n"
+            "           flows, sync, placement=linear|random|bestfit|scotch|spread|auto; jobs take free nodes in turn)\n"
+            "place:   --method linear|random|bestfit|scotch|spread|auto|all  --free LIST (node ids \"0-63,128-191\" or\n"
             "         a hostlist of node names)  --hostfile FILE  --simulate\n");
 }
 
@@ -435,12 +435,19 @@ static int rx_cmd_jobs(rx_cli_t *c, rx_topo_t *t, rx_sim_opts_t *o)
         bar[j] = jc.sync ? !strcmp(jc.sync, "phase") : !!jc.pattern;
         snprintf(desc[j], sizeof desc[j], "%s, placement %s", w[j].desc, jc.placement);
         rx_commat_t m = {0};
-        if (method == RX_PLACE_SCOTCH)
+        if (method == RX_PLACE_SCOTCH || method == RX_PLACE_AUTO)
             rc = rx_commat_from_workload(&w[j], &m);
         m.n = w[j].nranks;
         if (!rc && !(map[j] = malloc(w[j].nranks * sizeof *map[j])))
             rc = RX_ERR_NOMEM;
-        if (!rc)
+        int chosen = -1;
+        if (!rc && method == RX_PLACE_AUTO) { /* judged by the job's own simulated time, alone */
+            rx_sim_opts_t oj = *o;
+            oj.barrier = bar[j];
+            rc = rx_place_best(t, &m, &w[j], &oj, fr, nfree, o->seed + j, map[j], &chosen);
+            if (!rc)
+                snprintf(desc[j], sizeof desc[j], "%s, placement auto (%s)", w[j].desc, rx_place_method_name(chosen));
+        } else if (!rc)
             rc = rx_place_map(t, &m, method, fr, nfree, o->seed + j, map[j]);
         rx_commat_free(&m);
         /* the job's nodes are taken: the next job places on what is left, in order */
@@ -550,7 +557,7 @@ static int rx_cmd_sim(rx_cli_t *c)
         rc = rx_cli_workload(c, t, &w);
     uint32_t *map = NULL;
     if (!rc && c->placement) {
-        rc = rx_place_from_option(t, &w, c->placement, c->free_list, o.seed, &map);
+        rc = rx_place_from_option(t, &w, c->placement, c->free_list, o.seed, &o, &map);
         o.rank_node = map;
     }
     rx_sim_result_t res;

@@ -574,13 +574,10 @@ int rx_place_map(rx_topo_t *t, const rx_commat_t *m, int method, const uint32_t 
     return rc;
 }
 
-int rx_place_score(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, rx_place_score_t *s)
+int rx_place_link_bytes(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, double *lb,
+                        double *hop_bytes)
 {
-    double *lb = calloc(t->nlinks, sizeof *lb);
-    if (!lb)
-        return RX_ERR_NOMEM;
     rx_router_t r = {.t = t, .algo = algo, .seed = 1};
-    s->hop_bytes = 0;
     for (uint32_t i = 0; i < m->nnz; i++) {
         uint32_t a = map[m->src[i]], b = map[m->dst[i]];
         if (a == b)
@@ -588,13 +585,29 @@ int rx_place_score(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int 
         uint32_t path[RX_ROUTE_MAXHOPS];
         int nh;
         int rc = rx_route(&r, a, b, i, path, &nh);
-        if (rc) {
-            free(lb);
+        if (rc)
             return rc;
-        }
-        s->hop_bytes += m->bytes[i] * nh;
+        if (hop_bytes)
+            *hop_bytes += m->bytes[i] * nh;
         for (int k = 0; k < nh; k++)
             lb[path[k]] += m->bytes[i];
+    }
+    return RX_OK;
+}
+
+static int rx_place_score_bg(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, const double *bg,
+                             rx_place_score_t *s)
+{
+    double *lb = calloc(t->nlinks, sizeof *lb);
+    if (!lb)
+        return RX_ERR_NOMEM;
+    if (bg) /* jobs already running: their bytes are on the links before this one's */
+        memcpy(lb, bg, t->nlinks * sizeof *lb);
+    s->hop_bytes = 0;
+    int rc = rx_place_link_bytes(t, m, map, algo, lb, &s->hop_bytes);
+    if (rc) {
+        free(lb);
+        return rc;
     }
     s->max_link_bytes = s->max_link_time = 0;
     for (uint32_t l = 0; l < t->nlinks; l++) {
@@ -607,6 +620,11 @@ int rx_place_score(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int 
     }
     free(lb);
     return RX_OK;
+}
+
+int rx_place_score(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, rx_place_score_t *s)
+{
+    return rx_place_score_bg(t, m, map, algo, NULL, s);
 }
 
 int rx_place_write_hostfile(const rx_topo_t *t, const uint32_t *map, uint32_t n, const char *path)
@@ -639,7 +657,12 @@ int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, con
         nm = 1;
     }
     uint32_t *fr = NULL, nfree = 0;
-    if (o->free_list && (rc = rx_place_parse_free(t, o->free_list, &fr, &nfree)))
+    if (o->free_nodes) {
+        if (!(fr = malloc((o->nfree + 1) * sizeof *fr)))
+            return RX_ERR_NOMEM;
+        memcpy(fr, o->free_nodes, o->nfree * sizeof *fr);
+        nfree = o->nfree;
+    } else if (o->free_list && (rc = rx_place_parse_free(t, o->free_list, &fr, &nfree)))
         return rc;
     uint32_t *maps = malloc((size_t)nm * m->n * sizeof *maps);
     rx_place_score_t sc[RX_PLACE_NMETHODS] = {0};
@@ -662,7 +685,7 @@ int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, con
             rc = rx_place_map(t, m, methods[i], fr, nfree, o->seed, map);
         sc[i].map_seconds = rx_time_now() - t0;
         if (!rc)
-            rc = rx_place_score(t, m, map, o->sim.algo, &sc[i]);
+            rc = rx_place_score_bg(t, m, map, o->sim.algo, o->background, &sc[i]);
         if (!rc && o->simulate && w) {
             rx_sim_opts_t so = o->sim;
             so.rank_node = map;

@@ -56,6 +56,9 @@ typedef struct rx_place_score {
     double map_seconds;    /* time to compute the mapping */
 } rx_place_score_t;
 int rx_place_score(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, rx_place_score_t *s);
+/* Adds the bytes of m under map to lb[link] (static routing), and their hop-bytes to *hop_bytes (may be NULL). */
+int rx_place_link_bytes(rx_topo_t *t, const rx_commat_t *m, const uint32_t *map, int algo, double *lb,
+                        double *hop_bytes);
 
 typedef struct rx_place_opts {
     const char *method;    /* a method name or "all" */
@@ -64,6 +67,11 @@ typedef struct rx_place_opts {
     int simulate;
     uint64_t seed;
     rx_sim_opts_t sim;
+    /* jobs already running: the nodes left to this job (instead of free_list) and the bytes the
+     * others put on each link, which the busiest-link score adds (NULL: an empty fabric) */
+    const uint32_t *free_nodes;
+    uint32_t nfree;
+    const double *background;
 } rx_place_opts_t;
 /* Runs the methods, prints a score table, writes the hostfile. w (may be NULL) is simulated. */
 int rx_place_run(rx_topo_t *t, const rx_commat_t *m, const rx_workload_t *w, const rx_place_opts_t *o, FILE *out);

@@ -53,3 +53,12 @@ foreach(bad "--job;pattern=alltoall,colour=red;unknown \"colour\""
     message(SEND_ERROR "${bad}: rc ${rc}, wanted /${want}/: ${o}${e}")
   endif()
 endforeach()
+# place against jobs already running: a shift job on leaves 0 and 1 puts 2 MiB on their uplinks;
+# a new shift job placed linearly on the free nodes of the same leaves doubles that, best fit keeps
+# to leaf 2 and leaves the busiest link at the background's 2 MiB
+execute_process(COMMAND ${T} place -t ${ft} --free 0,1,4,5,2,3,6,7,8-15 --job pattern=shift,shift=2,n=4,bytes=1M
+  --pattern shift --shift 2 -n 4 --bytes 1M RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+if(rc OR NOT o MATCHES "background +1 running jobs on 4 nodes" OR NOT o MATCHES "ranks +4 on 12 free nodes"
+   OR NOT o MATCHES "\nlinear +[0-9.e+]+ +4.1943e\\+06" OR NOT o MATCHES "\nbestfit +[0-9.e+]+ +2.09715e\\+06")
+  message(SEND_ERROR "place with a running job: ${o}${e}")
+endif()

@@ -47,7 +47,9 @@ static void rx_usage(FILE *f)
             "           running alone; keys pattern|algo|schedule|matrix, n, bytes, grid, iterations, shift,\n"
             "           flows, sync, placement=linear|random|bestfit|scotch|spread|auto; jobs take free nodes in turn)\n"
             "place:   --method linear|random|bestfit|scotch|spread|auto|all  --free LIST (node ids \"0-63,128-191\" or\n"
-            "         a hostlist of node names)  --hostfile FILE  --simulate\n");
+            "         a hostlist of node names)  --hostfile FILE  --simulate\n"
+            "         --job KEY=VAL,... (repeatable: jobs already running, placed first; the busiest-link\n"
+            "           scores add their traffic)\n");
 }
 
 enum {
@@ -601,6 +603,79 @@ static int rx_cmd_sim(rx_cli_t *c)
     return rc;
 }
 
+/* place --job SPEC...: the jobs already running, placed in turn on the free list; what they leave
+ * free, and the bytes they put on each link (static routing), for scoring the new job. */
+static int rx_place_background(rx_cli_t *c, rx_topo_t *t, const rx_place_opts_t *po, uint32_t **frp, uint32_t *nfp,
+                               double **bgp)
+{
+    uint32_t *fr = NULL, nfree = 0, used = 0;
+    double *bg = calloc(t->nlinks, sizeof *bg), busiest = 0;
+    int rc = bg ? RX_OK : RX_ERR_NOMEM;
+    if (!rc && c->free_list)
+        rc = rx_place_parse_free(t, c->free_list, &fr, &nfree);
+    else if (!rc) {
+        if (!(fr = malloc(t->nnodes * sizeof *fr)))
+            rc = RX_ERR_NOMEM;
+        for (uint32_t i = 0; !rc && i < t->nnodes; i++)
+            fr[nfree++] = i;
+    }
+    for (int j = 0; j < c->njobs && !rc; j++) {
+        rx_cli_t jc;
+        char buf[512];
+        int method;
+        rx_workload_t w = {0};
+        rx_commat_t m = {0};
+        uint32_t *map = NULL;
+        if (!(rc = rx_job_parse(c, c->jobs[j], &jc, buf, sizeof buf)) && !(rc = rx_place_method_parse(jc.placement, &method))) {
+            if (!jc.nranks && jc.grid[0])
+                jc.nranks = jc.grid[0] * jc.grid[1] * jc.grid[2];
+            rc = rx_cli_workload(&jc, t, &w);
+        }
+        if (!rc)
+            rc = rx_commat_from_workload(&w, &m);
+        if (!rc && !(map = malloc(m.n * sizeof *map)))
+            rc = RX_ERR_NOMEM;
+        if (!rc)
+            rc = rx_place_map(t, &m, method, fr, nfree, po->seed + (uint64_t)j, map);
+        if (!rc)
+            rc = rx_place_link_bytes(t, &m, map, po->sim.algo, bg, NULL);
+        if (!rc) {
+            unsigned char *taken = calloc(t->nnodes, 1);
+            if (!taken)
+                rc = RX_ERR_NOMEM;
+            for (uint32_t i = 0; !rc && i < m.n; i++)
+                taken[map[i]] = 1;
+            uint32_t k = 0;
+            for (uint32_t i = 0; !rc && i < nfree; i++)
+                if (!taken[fr[i]])
+                    fr[k++] = fr[i];
+            if (!rc) {
+                used += nfree - k;
+                nfree = k;
+            }
+            free(taken);
+        }
+        free(map);
+        rx_commat_free(&m);
+        rx_workload_free(&w);
+    }
+    for (uint32_t l = 0; !rc && l < t->nlinks; l++)
+        if (t->l[l].cls != RX_LC_HOST && bg[l] / t->l[l].bw > busiest)
+            busiest = bg[l] / t->l[l].bw;
+    if (!rc)
+        printf("background  %d running jobs on %u nodes; busiest fabric link %.6g s of their traffic\n", c->njobs,
+               used, busiest);
+    if (rc) {
+        free(fr);
+        free(bg);
+        return rc;
+    }
+    *frp = fr;
+    *nfp = nfree;
+    *bgp = bg;
+    return RX_OK;
+}
+
 static int rx_cmd_place(rx_cli_t *c)
 {
     rx_topo_t *t;
@@ -613,6 +688,14 @@ static int rx_cmd_place(rx_cli_t *c)
     rx_sim_opts_default(&po.sim);
     if (c->routing)
         rc = rx_route_parse(t, c->routing, &po.sim.algo);
+    uint32_t *fr = NULL, nfree = 0;
+    double *bg = NULL;
+    if (!rc && c->njobs) {
+        rc = rx_place_background(c, t, &po, &fr, &nfree, &bg);
+        po.free_nodes = fr;
+        po.nfree = nfree;
+        po.background = bg;
+    }
     rx_commat_t m = {0};
     if (!rc && c->matrix)
         rc = rx_commat_load(c->matrix, c->nranks, &m);
@@ -625,6 +708,8 @@ static int rx_cmd_place(rx_cli_t *c)
         rc = rx_commat_workload(&m, &w);
     if (!rc)
         rc = rx_place_run(t, &m, w.round ? &w : NULL, &po, stdout);
+    free(fr);
+    free(bg);
     rx_commat_free(&m);
     rx_workload_free(&w);
     rx_topo_free(t);

@@ -108,8 +108,12 @@ typedef struct {
     X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16)       \
     X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(float, float)         \
     X(double, double) X(long double, longdouble)
+#ifdef __cplusplus /* C++ has no _Complex */
+#define RDMX_SHMEM_ARITHRED_TYPES(X) RDMX_SHMEM_CMPRED_TYPES(X)
+#else
 #define RDMX_SHMEM_ARITHRED_TYPES(X)                                                \
     RDMX_SHMEM_CMPRED_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+#endif
 
 /* setup, query, exit */
 void shmem_init(void);
@@ -327,6 +331,34 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 void shmem_team_destroy(shmem_team_t team);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 
+/* collectives on teams */
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root);
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems);
+#define RDMX_SHMEM_DECL_COLL(T, N)                                                           \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
+                              int PE_root);                                                  \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);     \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);    \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,    \
+                              ptrdiff_t sst, size_t nelems);
+RDMX_SHMEM_RMA_TYPES(RDMX_SHMEM_DECL_COLL)
+#define RDMX_SHMEM_DECL_RED(T, N, OP)                                                        \
+    int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
+#define RDMX_SHMEM_DECL_BITRED(T, N)                                                         \
+    RDMX_SHMEM_DECL_RED(T, N, and) RDMX_SHMEM_DECL_RED(T, N, or) RDMX_SHMEM_DECL_RED(T, N, xor)
+#define RDMX_SHMEM_DECL_CMPRED(T, N) RDMX_SHMEM_DECL_RED(T, N, max) RDMX_SHMEM_DECL_RED(T, N, min)
+#define RDMX_SHMEM_DECL_ARITHRED(T, N)                                                       \
+    RDMX_SHMEM_DECL_RED(T, N, sum) RDMX_SHMEM_DECL_RED(T, N, prod)
+RDMX_SHMEM_BITRED_TYPES(RDMX_SHMEM_DECL_BITRED)
+RDMX_SHMEM_CMPRED_TYPES(RDMX_SHMEM_DECL_CMPRED)
+RDMX_SHMEM_ARITHRED_TYPES(RDMX_SHMEM_DECL_ARITHRED)
+
 /* distributed locks */
 void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
@@ -334,6 +366,285 @@ int shmem_test_lock(long *lock);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* C11 type-generic interfaces. Fixed-width and size types are typedefs of
+ * the basic ones and have no generic entry (as the standard says); forms
+ * with a context take it as an extra first argument. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#define RDMX_SHMEM_G_RMA(X)                                                         \
+    X(float, float) X(double, double) X(long double, longdouble) X(char, char)      \
+    X(signed char, schar) X(short, short) X(int, int) X(long, long)                 \
+    X(long long, longlong) X(unsigned char, uchar) X(unsigned short, ushort)        \
+    X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define RDMX_SHMEM_G_AMO(X)                                                         \
+    X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint)          \
+    X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define RDMX_SHMEM_G_EXT(X) RDMX_SHMEM_G_AMO(X) X(float, float) X(double, double)
+#define RDMX_SHMEM_G_BIT(X) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define RDMX_SHMEM_G_SYNC(X)                                                        \
+    RDMX_SHMEM_G_AMO(X) X(short, short) X(unsigned short, ushort)
+#define RDMX_SHMEM_G_BITRED(X)                                                      \
+    X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint)         \
+    X(unsigned long, ulong) X(unsigned long long, ulonglong)
+#define RDMX_SHMEM_G_CMPRED(X)                                                      \
+    X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long)   \
+    X(long long, longlong) X(unsigned char, uchar) X(unsigned short, ushort)        \
+    X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)  \
+    X(float, float) X(double, double) X(long double, longdouble)
+#define RDMX_SHMEM_G_ARITHRED(X)                                                    \
+    RDMX_SHMEM_G_CMPRED(X) X(double _Complex, complexd) X(float _Complex, complexf)
+struct rdmx_shmem_no_type { char unused; }; /* ends the association lists */
+#define RDMX_SHMEM_CAT_(a, b) a##b
+#define RDMX_SHMEM_CAT(a, b) RDMX_SHMEM_CAT_(a, b)
+#define RDMX_SHMEM_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N
+#define RDMX_SHMEM_NARG(...) RDMX_SHMEM_NARG_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+/* _Generic on the element the pointer P points to (qualifiers dropped) */
+#define RDMX_SHMEM_ASSOC(T, N, OP) T: shmem_##N##_##OP,
+#define RDMX_SHMEM_CASSOC(T, N, OP) T: shmem_ctx_##N##_##OP,
+#define RDMX_SHMEM_GEN(LIST, P, OP)                                                 \
+    _Generic(*(P), LIST(RDMX_SHMEM_ASSOC_##OP) struct rdmx_shmem_no_type: 0)
+#define RDMX_SHMEM_CGEN(LIST, P, OP)                                                \
+    _Generic(*(P), LIST(RDMX_SHMEM_CASSOC_##OP) struct rdmx_shmem_no_type: 0)
+#define RDMX_SHMEM_ASSOC_put(T, N) RDMX_SHMEM_ASSOC(T, N, put)
+#define RDMX_SHMEM_CASSOC_put(T, N) RDMX_SHMEM_CASSOC(T, N, put)
+#define RDMX_SHMEM_ASSOC_get(T, N) RDMX_SHMEM_ASSOC(T, N, get)
+#define RDMX_SHMEM_CASSOC_get(T, N) RDMX_SHMEM_CASSOC(T, N, get)
+#define RDMX_SHMEM_ASSOC_put_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, put_nbi)
+#define RDMX_SHMEM_CASSOC_put_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, put_nbi)
+#define RDMX_SHMEM_ASSOC_get_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, get_nbi)
+#define RDMX_SHMEM_CASSOC_get_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, get_nbi)
+#define RDMX_SHMEM_ASSOC_p(T, N) RDMX_SHMEM_ASSOC(T, N, p)
+#define RDMX_SHMEM_CASSOC_p(T, N) RDMX_SHMEM_CASSOC(T, N, p)
+#define RDMX_SHMEM_ASSOC_g(T, N) RDMX_SHMEM_ASSOC(T, N, g)
+#define RDMX_SHMEM_CASSOC_g(T, N) RDMX_SHMEM_CASSOC(T, N, g)
+#define RDMX_SHMEM_ASSOC_iput(T, N) RDMX_SHMEM_ASSOC(T, N, iput)
+#define RDMX_SHMEM_CASSOC_iput(T, N) RDMX_SHMEM_CASSOC(T, N, iput)
+#define RDMX_SHMEM_ASSOC_iget(T, N) RDMX_SHMEM_ASSOC(T, N, iget)
+#define RDMX_SHMEM_CASSOC_iget(T, N) RDMX_SHMEM_CASSOC(T, N, iget)
+#define RDMX_SHMEM_ASSOC_put_signal(T, N) RDMX_SHMEM_ASSOC(T, N, put_signal)
+#define RDMX_SHMEM_CASSOC_put_signal(T, N) RDMX_SHMEM_CASSOC(T, N, put_signal)
+#define RDMX_SHMEM_ASSOC_put_signal_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, put_signal_nbi)
+#define RDMX_SHMEM_CASSOC_put_signal_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, put_signal_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch)
+#define RDMX_SHMEM_CASSOC_atomic_fetch(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch)
+#define RDMX_SHMEM_ASSOC_atomic_set(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_set)
+#define RDMX_SHMEM_CASSOC_atomic_set(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_set)
+#define RDMX_SHMEM_ASSOC_atomic_swap(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_swap)
+#define RDMX_SHMEM_CASSOC_atomic_swap(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_swap)
+#define RDMX_SHMEM_ASSOC_atomic_compare_swap(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_compare_swap)
+#define RDMX_SHMEM_CASSOC_atomic_compare_swap(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_compare_swap)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_inc(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_inc)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_inc(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_inc)
+#define RDMX_SHMEM_ASSOC_atomic_inc(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_inc)
+#define RDMX_SHMEM_CASSOC_atomic_inc(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_inc)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_add(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_add)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_add(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_add)
+#define RDMX_SHMEM_ASSOC_atomic_add(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_add)
+#define RDMX_SHMEM_CASSOC_atomic_add(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_add)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_and(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_and)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_and(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_and)
+#define RDMX_SHMEM_ASSOC_atomic_and(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_and)
+#define RDMX_SHMEM_CASSOC_atomic_and(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_and)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_or(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_or)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_or(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_or)
+#define RDMX_SHMEM_ASSOC_atomic_or(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_or)
+#define RDMX_SHMEM_CASSOC_atomic_or(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_or)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_xor(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_xor)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_xor(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_xor)
+#define RDMX_SHMEM_ASSOC_atomic_xor(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_xor)
+#define RDMX_SHMEM_CASSOC_atomic_xor(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_xor)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_swap_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_swap_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_swap_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_swap_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_compare_swap_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_compare_swap_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_compare_swap_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_compare_swap_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_inc_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_inc_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_inc_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_inc_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_add_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_add_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_add_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_add_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_and_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_and_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_and_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_and_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_or_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_or_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_or_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_or_nbi)
+#define RDMX_SHMEM_ASSOC_atomic_fetch_xor_nbi(T, N) RDMX_SHMEM_ASSOC(T, N, atomic_fetch_xor_nbi)
+#define RDMX_SHMEM_CASSOC_atomic_fetch_xor_nbi(T, N) RDMX_SHMEM_CASSOC(T, N, atomic_fetch_xor_nbi)
+#define RDMX_SHMEM_ASSOC_wait_until(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until)
+#define RDMX_SHMEM_CASSOC_wait_until(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until)
+#define RDMX_SHMEM_ASSOC_wait_until_all(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_all)
+#define RDMX_SHMEM_CASSOC_wait_until_all(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_all)
+#define RDMX_SHMEM_ASSOC_wait_until_any(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_any)
+#define RDMX_SHMEM_CASSOC_wait_until_any(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_any)
+#define RDMX_SHMEM_ASSOC_wait_until_some(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_some)
+#define RDMX_SHMEM_CASSOC_wait_until_some(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_some)
+#define RDMX_SHMEM_ASSOC_wait_until_all_vector(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_all_vector)
+#define RDMX_SHMEM_CASSOC_wait_until_all_vector(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_all_vector)
+#define RDMX_SHMEM_ASSOC_wait_until_any_vector(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_any_vector)
+#define RDMX_SHMEM_CASSOC_wait_until_any_vector(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_any_vector)
+#define RDMX_SHMEM_ASSOC_wait_until_some_vector(T, N) RDMX_SHMEM_ASSOC(T, N, wait_until_some_vector)
+#define RDMX_SHMEM_CASSOC_wait_until_some_vector(T, N) RDMX_SHMEM_CASSOC(T, N, wait_until_some_vector)
+#define RDMX_SHMEM_ASSOC_test(T, N) RDMX_SHMEM_ASSOC(T, N, test)
+#define RDMX_SHMEM_CASSOC_test(T, N) RDMX_SHMEM_CASSOC(T, N, test)
+#define RDMX_SHMEM_ASSOC_test_all(T, N) RDMX_SHMEM_ASSOC(T, N, test_all)
+#define RDMX_SHMEM_CASSOC_test_all(T, N) RDMX_SHMEM_CASSOC(T, N, test_all)
+#define RDMX_SHMEM_ASSOC_test_any(T, N) RDMX_SHMEM_ASSOC(T, N, test_any)
+#define RDMX_SHMEM_CASSOC_test_any(T, N) RDMX_SHMEM_CASSOC(T, N, test_any)
+#define RDMX_SHMEM_ASSOC_test_some(T, N) RDMX_SHMEM_ASSOC(T, N, test_some)
+#define RDMX_SHMEM_CASSOC_test_some(T, N) RDMX_SHMEM_CASSOC(T, N, test_some)
+#define RDMX_SHMEM_ASSOC_test_all_vector(T, N) RDMX_SHMEM_ASSOC(T, N, test_all_vector)
+#define RDMX_SHMEM_CASSOC_test_all_vector(T, N) RDMX_SHMEM_CASSOC(T, N, test_all_vector)
+#define RDMX_SHMEM_ASSOC_test_any_vector(T, N) RDMX_SHMEM_ASSOC(T, N, test_any_vector)
+#define RDMX_SHMEM_CASSOC_test_any_vector(T, N) RDMX_SHMEM_CASSOC(T, N, test_any_vector)
+#define RDMX_SHMEM_ASSOC_test_some_vector(T, N) RDMX_SHMEM_ASSOC(T, N, test_some_vector)
+#define RDMX_SHMEM_CASSOC_test_some_vector(T, N) RDMX_SHMEM_CASSOC(T, N, test_some_vector)
+#define RDMX_SHMEM_ASSOC_broadcast(T, N) RDMX_SHMEM_ASSOC(T, N, broadcast)
+#define RDMX_SHMEM_CASSOC_broadcast(T, N) RDMX_SHMEM_CASSOC(T, N, broadcast)
+#define RDMX_SHMEM_ASSOC_collect(T, N) RDMX_SHMEM_ASSOC(T, N, collect)
+#define RDMX_SHMEM_CASSOC_collect(T, N) RDMX_SHMEM_CASSOC(T, N, collect)
+#define RDMX_SHMEM_ASSOC_fcollect(T, N) RDMX_SHMEM_ASSOC(T, N, fcollect)
+#define RDMX_SHMEM_CASSOC_fcollect(T, N) RDMX_SHMEM_CASSOC(T, N, fcollect)
+#define RDMX_SHMEM_ASSOC_alltoall(T, N) RDMX_SHMEM_ASSOC(T, N, alltoall)
+#define RDMX_SHMEM_CASSOC_alltoall(T, N) RDMX_SHMEM_CASSOC(T, N, alltoall)
+#define RDMX_SHMEM_ASSOC_alltoalls(T, N) RDMX_SHMEM_ASSOC(T, N, alltoalls)
+#define RDMX_SHMEM_CASSOC_alltoalls(T, N) RDMX_SHMEM_CASSOC(T, N, alltoalls)
+#define RDMX_SHMEM_ASSOC_and_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, and_reduce)
+#define RDMX_SHMEM_CASSOC_and_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, and_reduce)
+#define RDMX_SHMEM_ASSOC_or_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, or_reduce)
+#define RDMX_SHMEM_CASSOC_or_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, or_reduce)
+#define RDMX_SHMEM_ASSOC_xor_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, xor_reduce)
+#define RDMX_SHMEM_CASSOC_xor_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, xor_reduce)
+#define RDMX_SHMEM_ASSOC_max_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, max_reduce)
+#define RDMX_SHMEM_CASSOC_max_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, max_reduce)
+#define RDMX_SHMEM_ASSOC_min_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, min_reduce)
+#define RDMX_SHMEM_CASSOC_min_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, min_reduce)
+#define RDMX_SHMEM_ASSOC_sum_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, sum_reduce)
+#define RDMX_SHMEM_CASSOC_sum_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, sum_reduce)
+#define RDMX_SHMEM_ASSOC_prod_reduce(T, N) RDMX_SHMEM_ASSOC(T, N, prod_reduce)
+#define RDMX_SHMEM_CASSOC_prod_reduce(T, N) RDMX_SHMEM_CASSOC(T, N, prod_reduce)
+#define shmem_put(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_put, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_put4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, put)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_put5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, put)(c, a0, a1, a2, a3)
+#define shmem_get(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_get, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_get4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, get)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_get5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, get)(c, a0, a1, a2, a3)
+#define shmem_put_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_put_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_put_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, put_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_put_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, put_nbi)(c, a0, a1, a2, a3)
+#define shmem_get_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_get_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_get_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, get_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_get_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, get_nbi)(c, a0, a1, a2, a3)
+#define shmem_p(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_p, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_p3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, p)(a0, a1, a2)
+#define rdmx_shmem_g0_p4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, p)(c, a0, a1, a2)
+#define shmem_g(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_g, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_g2(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, g)(a0, a1)
+#define rdmx_shmem_g0_g3(c, a0, a1) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, g)(c, a0, a1)
+#define shmem_iput(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_iput, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_iput6(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, iput)(a0, a1, a2, a3, a4, a5)
+#define rdmx_shmem_g0_iput7(c, a0, a1, a2, a3, a4, a5) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, iput)(c, a0, a1, a2, a3, a4, a5)
+#define shmem_iget(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_iget, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_iget6(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, iget)(a0, a1, a2, a3, a4, a5)
+#define rdmx_shmem_g0_iget7(c, a0, a1, a2, a3, a4, a5) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, iget)(c, a0, a1, a2, a3, a4, a5)
+#define shmem_put_signal(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_put_signal, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_put_signal7(a0, a1, a2, a3, a4, a5, a6) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, put_signal)(a0, a1, a2, a3, a4, a5, a6)
+#define rdmx_shmem_g0_put_signal8(c, a0, a1, a2, a3, a4, a5, a6) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, put_signal)(c, a0, a1, a2, a3, a4, a5, a6)
+#define shmem_put_signal_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_put_signal_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_put_signal_nbi7(a0, a1, a2, a3, a4, a5, a6) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a0, put_signal_nbi)(a0, a1, a2, a3, a4, a5, a6)
+#define rdmx_shmem_g0_put_signal_nbi8(c, a0, a1, a2, a3, a4, a5, a6) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_RMA, a0, put_signal_nbi)(c, a0, a1, a2, a3, a4, a5, a6)
+#define shmem_atomic_fetch(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch2(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, atomic_fetch)(a0, a1)
+#define rdmx_shmem_g0_atomic_fetch3(c, a0, a1) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_EXT, a0, atomic_fetch)(c, a0, a1)
+#define shmem_atomic_set(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_set, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_set3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, atomic_set)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_set4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_EXT, a0, atomic_set)(c, a0, a1, a2)
+#define shmem_atomic_swap(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_swap, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_swap3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, atomic_swap)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_swap4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_EXT, a0, atomic_swap)(c, a0, a1, a2)
+#define shmem_atomic_compare_swap(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_compare_swap, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_compare_swap4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_compare_swap)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_compare_swap5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_compare_swap)(c, a0, a1, a2, a3)
+#define shmem_atomic_fetch_inc(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_inc, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_inc2(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_inc)(a0, a1)
+#define rdmx_shmem_g0_atomic_fetch_inc3(c, a0, a1) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_inc)(c, a0, a1)
+#define shmem_atomic_inc(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_inc, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_inc2(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_inc)(a0, a1)
+#define rdmx_shmem_g0_atomic_inc3(c, a0, a1) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_inc)(c, a0, a1)
+#define shmem_atomic_fetch_add(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_add, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_add3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_add)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_add4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_add)(c, a0, a1, a2)
+#define shmem_atomic_add(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_add, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_add3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_add)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_add4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_add)(c, a0, a1, a2)
+#define shmem_atomic_fetch_and(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_and, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_and3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_and)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_and4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_and)(c, a0, a1, a2)
+#define shmem_atomic_and(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_and, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_and3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_and)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_and4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_and)(c, a0, a1, a2)
+#define shmem_atomic_fetch_or(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_or, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_or3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_or)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_or4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_or)(c, a0, a1, a2)
+#define shmem_atomic_or(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_or, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_or3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_or)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_or4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_or)(c, a0, a1, a2)
+#define shmem_atomic_fetch_xor(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_xor, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_xor3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_xor)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_xor4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_xor)(c, a0, a1, a2)
+#define shmem_atomic_xor(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_xor, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_xor3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_xor)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_xor4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_xor)(c, a0, a1, a2)
+#define shmem_atomic_fetch_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_nbi3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, atomic_fetch_nbi)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_nbi4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_EXT, a0, atomic_fetch_nbi)(c, a0, a1, a2)
+#define shmem_atomic_swap_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_swap_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_swap_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, atomic_swap_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_swap_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_EXT, a0, atomic_swap_nbi)(c, a0, a1, a2, a3)
+#define shmem_atomic_compare_swap_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_compare_swap_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_compare_swap_nbi5(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_compare_swap_nbi)(a0, a1, a2, a3, a4)
+#define rdmx_shmem_g0_atomic_compare_swap_nbi6(c, a0, a1, a2, a3, a4) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_compare_swap_nbi)(c, a0, a1, a2, a3, a4)
+#define shmem_atomic_fetch_inc_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_inc_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_inc_nbi3(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_inc_nbi)(a0, a1, a2)
+#define rdmx_shmem_g0_atomic_fetch_inc_nbi4(c, a0, a1, a2) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_inc_nbi)(c, a0, a1, a2)
+#define shmem_atomic_fetch_add_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_add_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_add_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_add_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_fetch_add_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_AMO, a0, atomic_fetch_add_nbi)(c, a0, a1, a2, a3)
+#define shmem_atomic_fetch_and_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_and_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_and_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_and_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_fetch_and_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_and_nbi)(c, a0, a1, a2, a3)
+#define shmem_atomic_fetch_or_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_or_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_or_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_or_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_fetch_or_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_or_nbi)(c, a0, a1, a2, a3)
+#define shmem_atomic_fetch_xor_nbi(...) RDMX_SHMEM_CAT(rdmx_shmem_g0_atomic_fetch_xor_nbi, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_g0_atomic_fetch_xor_nbi4(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_xor_nbi)(a0, a1, a2, a3)
+#define rdmx_shmem_g0_atomic_fetch_xor_nbi5(c, a0, a1, a2, a3) RDMX_SHMEM_CGEN(RDMX_SHMEM_G_BIT, a0, atomic_fetch_xor_nbi)(c, a0, a1, a2, a3)
+#define shmem_wait_until(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until)(a0, a1, a2)
+#define shmem_wait_until_all(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_all)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_any(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_any)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_some(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_some)(a0, a1, a2, a3, a4, a5)
+#define shmem_wait_until_all_vector(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_all_vector)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_any_vector(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_any_vector)(a0, a1, a2, a3, a4)
+#define shmem_wait_until_some_vector(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, wait_until_some_vector)(a0, a1, a2, a3, a4, a5)
+#define shmem_test(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test)(a0, a1, a2)
+#define shmem_test_all(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_all)(a0, a1, a2, a3, a4)
+#define shmem_test_any(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_any)(a0, a1, a2, a3, a4)
+#define shmem_test_some(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_some)(a0, a1, a2, a3, a4, a5)
+#define shmem_test_all_vector(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_all_vector)(a0, a1, a2, a3, a4)
+#define shmem_test_any_vector(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_any_vector)(a0, a1, a2, a3, a4)
+#define shmem_test_some_vector(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_SYNC, a0, test_some_vector)(a0, a1, a2, a3, a4, a5)
+#define shmem_broadcast(a0, a1, a2, a3, a4) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a1, broadcast)(a0, a1, a2, a3, a4)
+#define shmem_collect(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a1, collect)(a0, a1, a2, a3)
+#define shmem_fcollect(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a1, fcollect)(a0, a1, a2, a3)
+#define shmem_alltoall(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a1, alltoall)(a0, a1, a2, a3)
+#define shmem_alltoalls(a0, a1, a2, a3, a4, a5) RDMX_SHMEM_GEN(RDMX_SHMEM_G_RMA, a1, alltoalls)(a0, a1, a2, a3, a4, a5)
+#define shmem_and_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BITRED, a1, and_reduce)(a0, a1, a2, a3)
+#define shmem_or_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BITRED, a1, or_reduce)(a0, a1, a2, a3)
+#define shmem_xor_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_BITRED, a1, xor_reduce)(a0, a1, a2, a3)
+#define shmem_max_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_CMPRED, a1, max_reduce)(a0, a1, a2, a3)
+#define shmem_min_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_CMPRED, a1, min_reduce)(a0, a1, a2, a3)
+#define shmem_sum_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_ARITHRED, a1, sum_reduce)(a0, a1, a2, a3)
+#define shmem_prod_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_ARITHRED, a1, prod_reduce)(a0, a1, a2, a3)
+#define shmem_sync(team) shmem_team_sync(team)
 #endif
 
 #endif

@@ -3,7 +3,12 @@
  * of type t_i at byte displacement d_i", appended in order to a builder that
  * flattens the type map into blocks (merging a block into the previous one when
  * it continues it in memory), keeps the runs of basic elements and the bounds
- * the MPI standard defines (lb = min of the copies' lb, ub = max of their ub). */
+ * the MPI standard defines (lb = min of the copies' lb, ub = max of their ub).
+ *
+ * Sizes and bounds are 64-bit (MPI_Count, MPI_Aint). Every sum and product
+ * that builds them is checked: a type whose size, bounds or extent would not
+ * fit fails with RX_ERR_OVERFLOW before anything is allocated for it (the
+ * extreme copies are checked first, so a huge count never loops). */
 #include "dtype.h"
 #include "basic.h"
 #include "util/status.h"
@@ -93,18 +98,47 @@ static int rx_db_runs(rx_dbuild_t *b, const rx_dtype_t *t, size_t copies)
     return RX_OK;
 }
 
+/* The interval covered by n >= 1 copies, the first at disp, each stride
+ * further, each covering [from, from + width] relative to its start: the
+ * first and the last copy bound it (a negative stride walks backwards). */
+static int rx_span(intptr_t disp, size_t n, intptr_t stride, intptr_t from, intptr_t width,
+                   intptr_t *lo, intptr_t *hi)
+{
+    intptr_t last, a0, a1, b0, b1;
+    if (n - 1 > (size_t)INTPTR_MAX || __builtin_mul_overflow((intptr_t)(n - 1), stride, &last) ||
+        __builtin_add_overflow(disp, last, &last) || __builtin_add_overflow(disp, from, &a0) ||
+        __builtin_add_overflow(a0, width, &a1) || __builtin_add_overflow(last, from, &b0) ||
+        __builtin_add_overflow(b0, width, &b1))
+        return RX_ERR_OVERFLOW;
+    *lo = a0 < b0 ? a0 : b0;
+    *hi = a1 > b1 ? a1 : b1;
+    return RX_OK;
+}
+
+/* blen copies of t at disp (bounds, true bounds and size) fit 64 bits. */
+static int rx_copies_fit(intptr_t disp, size_t blen, const rx_dtype_t *t, intptr_t *lo,
+                         intptr_t *hi)
+{
+    intptr_t tlo, thi;
+    size_t bytes;
+    if (rx_span(disp, blen, t->extent, t->lb, t->extent, lo, hi) != RX_OK ||
+        rx_span(disp, blen, t->extent, t->true_lb, t->true_extent, &tlo, &thi) != RX_OK ||
+        __builtin_mul_overflow(blen, t->size, &bytes) || bytes > (size_t)INTPTR_MAX)
+        return RX_ERR_OVERFLOW;
+    return RX_OK;
+}
+
 /* blen copies of t, the first at displacement disp, each one extent further. */
 static int rx_db_add(rx_dbuild_t *b, intptr_t disp, size_t blen, const rx_dtype_t *t)
 {
     if (blen == 0)
         return RX_OK;
     rx_dtype_t *d = b->d;
-    intptr_t lo = disp + t->lb, hi = disp + (intptr_t)(blen - 1) * t->extent + t->lb + t->extent;
-    if (t->extent < 0) { /* a negative extent walks backwards */
-        intptr_t x = disp + (intptr_t)(blen - 1) * t->extent + t->lb;
-        lo = x < lo ? x : lo;
-        hi = disp + t->lb + t->extent > hi ? disp + t->lb + t->extent : hi;
-    }
+    intptr_t lo, hi;
+    size_t total;
+    if (rx_copies_fit(disp, blen, t, &lo, &hi) != RX_OK ||
+        __builtin_add_overflow(d->size, blen * t->size, &total) || total > (size_t)INTPTR_MAX)
+        return RX_ERR_OVERFLOW;
     if (!b->any || lo < b->lb)
         b->lb = lo;
     if (!b->any || hi > b->ub)
@@ -141,14 +175,15 @@ static int rx_db_finish(rx_dbuild_t *b, int pad_to_align, rx_dtype_t **out)
     rx_dtype_t *d = b->d;
     d->lb = b->any ? b->lb : 0;
     intptr_t ub = b->any ? b->ub : 0;
+    if (__builtin_sub_overflow(ub, d->lb, &d->extent))
+        goto overflow;
     if (pad_to_align && !d->explicit_bounds && d->align > 1) {
         /* as C lays out a struct: the extent is a multiple of the largest
          * alignment of its members */
-        intptr_t span = ub - d->lb, a = (intptr_t)d->align;
-        if (span % a)
-            ub += a - span % a;
+        intptr_t a = (intptr_t)d->align, pad = d->extent % a ? a - d->extent % a : 0;
+        if (__builtin_add_overflow(ub, pad, &ub) || __builtin_sub_overflow(ub, d->lb, &d->extent))
+            goto overflow;
     }
-    d->extent = ub - d->lb;
     if (d->nblocks) {
         intptr_t lo = d->blocks[0].off, hi = lo + (intptr_t)d->blocks[0].len;
         for (int i = 1; i < d->nblocks; i++) {
@@ -158,7 +193,8 @@ static int rx_db_finish(rx_dbuild_t *b, int pad_to_align, rx_dtype_t **out)
                 hi = d->blocks[i].off + (intptr_t)d->blocks[i].len;
         }
         d->true_lb = lo;
-        d->true_extent = hi - lo;
+        if (__builtin_sub_overflow(hi, lo, &d->true_extent))
+            goto overflow;
     }
     if (d->basic == -1)
         d->basic = 0;
@@ -176,6 +212,9 @@ static int rx_db_finish(rx_dbuild_t *b, int pad_to_align, rx_dtype_t **out)
     d->index = idx;
     *out = d;
     return RX_OK;
+overflow:
+    rx_db_abort(b);
+    return RX_ERR_OVERFLOW;
 }
 
 int rx_dtype_create_struct(int count, const int *blens, const intptr_t *disps,
@@ -209,6 +248,17 @@ int rx_dtype_create_hindexed(int count, const int *blens, const intptr_t *disps,
 int rx_dtype_create_hvector(int count, int blen, intptr_t stride, rx_dtype_t *old,
                             rx_dtype_t **out)
 {
+    /* the first and the last block bound the others: check them (and the
+     * total size) before building count blocks */
+    intptr_t lo, hi, last;
+    size_t bytes;
+    if (count > 0 && blen > 0 &&
+        (__builtin_mul_overflow((intptr_t)(count - 1), stride, &last) ||
+         rx_copies_fit(0, (size_t)blen, old, &lo, &hi) != RX_OK ||
+         rx_copies_fit(last, (size_t)blen, old, &lo, &hi) != RX_OK ||
+         __builtin_mul_overflow((size_t)count * (size_t)blen, old->size, &bytes) ||
+         bytes > (size_t)INTPTR_MAX))
+        return RX_ERR_OVERFLOW;
     rx_dbuild_t b;
     int rc = rx_db_init(&b);
     for (int i = 0; rc == RX_OK && i < count; i++)
@@ -236,7 +286,10 @@ int rx_dtype_create_resized(rx_dtype_t *old, intptr_t lb, intptr_t extent, rx_dt
     if (rc != RX_OK)
         return rc;
     b.lb = lb;
-    b.ub = lb + extent;
+    if (__builtin_add_overflow(lb, extent, &b.ub)) {
+        rx_db_abort(&b);
+        return RX_ERR_INVAL; /* lb + extent is not an address */
+    }
     b.d->explicit_bounds = 1;
     return rx_db_finish(&b, 0, out);
 }
@@ -268,9 +321,15 @@ int rx_dtype_create_subarray(int ndims, const int *sizes, const int *subsizes,
     intptr_t s = old->extent;
     for (int k = ndims - 1; k >= 0; k--) {
         stride[k] = s;
-        s *= RX_DIM(sizes, k);
+        if (__builtin_mul_overflow(s, (intptr_t)RX_DIM(sizes, k), &s))
+            return RX_ERR_OVERFLOW;
     }
-    intptr_t full = s; /* the whole array */
+    intptr_t full = s; /* the whole array: every displacement below lies inside it */
+    size_t bytes = old->size;
+    for (int k = 0; k < ndims; k++)
+        if (__builtin_mul_overflow(bytes, (size_t)RX_DIM(subsizes, k), &bytes) ||
+            bytes > (size_t)INTPTR_MAX)
+            return RX_ERR_OVERFLOW;
     rx_dbuild_t b;
     int rc = rx_db_init(&b);
     if (rc != RX_OK)

@@ -250,9 +250,9 @@ static int rx_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int in_place = sendbuf == MPI_IN_PLACE, is_root = c->rank == root;
     if (in_place && !is_root)
         return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    RX_CHECK_BUF(c, in_place ? recvbuf : sendbuf, count, fn);
+    RX_CHECK_BUF(c, in_place ? recvbuf : sendbuf, count, dt, fn);
     if (is_root) {
-        RX_CHECK_BUF(c, recvbuf, count, fn);
+        RX_CHECK_BUF(c, recvbuf, count, dt, fn);
         if (!in_place && count > 0 && sendbuf == recvbuf)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf alias (use MPI_IN_PLACE)");
     }
@@ -290,9 +290,9 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
     if (rc != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
-    RX_CHECK_BUF(c, recvbuf, count, fn);
+    RX_CHECK_BUF(c, recvbuf, count, dt, fn);
     if (!in_place) {
-        RX_CHECK_BUF(c, sendbuf, count, fn);
+        RX_CHECK_BUF(c, sendbuf, count, dt, fn);
         if (count > 0 && sendbuf == recvbuf)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf alias (use MPI_IN_PLACE)");
     }
@@ -377,9 +377,9 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     if (total > (size_t)INT32_MAX)
         return rx_mpi_err(c, MPI_ERR_COUNT, fn, "total count %zu too large", total);
     int in_place = sendbuf == MPI_IN_PLACE;
-    RX_CHECK_BUF(c, recvbuf, in_place ? (int)total : mine, fn);
+    RX_CHECK_BUF(c, recvbuf, in_place ? total : (size_t)mine, dt, fn);
     if (!in_place)
-        RX_CHECK_BUF(c, sendbuf, (int)total, fn);
+        RX_CHECK_BUF(c, sendbuf, total, dt, fn);
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_REDUCE_SCATTER, req);
     if (!e || !(e->vec = malloc(sizeof(uint64_t) * (size_t)p)))
         return e ? rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
@@ -518,8 +518,8 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     int rc = rx_coll_check_op(NULL, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    RX_CHECK_BUF(NULL, inbuf, count, fn);
-    RX_CHECK_BUF(NULL, inoutbuf, count, fn);
+    RX_CHECK_BUF(NULL, inbuf, count, dt, fn);
+    RX_CHECK_BUF(NULL, inoutbuf, count, dt, fn);
     rx_coll_reduce_apply(o, dt, inbuf, inoutbuf, (size_t)count);
     return MPI_SUCCESS;
 }

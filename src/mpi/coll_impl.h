@@ -48,14 +48,14 @@ void rx_wire_done(void *buf, size_t count, const rx_dtype_t *dt, void *tmp, int 
 #define RX_COLL_SIDE(c, buf, count, dtvar, handle, fn) \
     RX_CHECK_COUNT(c, count, fn);                       \
     RX_GET_DTYPE(dtvar, c, handle, fn);                 \
-    RX_CHECK_BUF(c, buf, count, fn)
+    RX_CHECK_BUF(c, buf, count, dtvar, fn)
 
 /* Nonblocking forms: the request argument must be there. */
 #define RX_NB_REQ(request, fn)                                                      \
     do {                                                                            \
         RX_CHECK_INIT(fn);                                                          \
         if (!(request))                                                             \
-            return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "request is NULL");       \
+            return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "request is NULL");           \
     } while (0)
 
 #endif

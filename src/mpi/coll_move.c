@@ -13,14 +13,16 @@
 
 /* Per-rank counts and displacements (elements) as wire bytes in e->vec:
  * counts at [base], displs at [base + p]. Returns the extent of the area
- * they cover, or (uint64_t)-1 for a negative count. */
+ * they cover, or (uint64_t)-1 for a negative count or a block beyond
+ * RX_MPI_MAX_BYTES (so that no sum below wraps). */
 static uint64_t rx_vec(rx_coll_exec_t *e, int base, const int *counts, const int *displs,
                        size_t wire)
 {
     int p = e->c->size;
     uint64_t end = 0;
     for (int i = 0; i < p; i++) {
-        if (counts[i] < 0)
+        if (counts[i] < 0 || (uint64_t)counts[i] * wire > RX_MPI_MAX_BYTES ||
+            (uint64_t)(displs[i] < 0 ? -(int64_t)displs[i] : displs[i]) * wire > RX_MPI_MAX_BYTES)
             return (uint64_t)-1;
         e->vec[base + i] = (uint64_t)counts[i] * wire;
         e->vec[base + p + i] = (uint64_t)(int64_t)displs[i] * wire;
@@ -112,8 +114,10 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
         rdt = d;
         if (v && (!recvcounts || !displs))
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
-        if (!v)
+        if (!v) {
             RX_CHECK_COUNT(c, recvcount, fn);
+            RX_CHECK_BUF(c, recvbuf, (uint64_t)recvcount * (uint64_t)p, d, fn);
+        }
     }
     if (!req && !v) {
         rc = rx_gather_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root);
@@ -131,7 +135,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
             if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
                 return RX_NO_MEM(e, fn);
             if ((end = rx_vec(e, 0, recvcounts, displs, rdt->wire)) == (uint64_t)-1)
-                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative receive count");
+                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative or too large receive count");
             e->args.rcounts = e->vec;
             e->args.rdispls = e->vec + p;
             rblk = e->vec[root];
@@ -236,8 +240,10 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
         sdt = d;
         if (v && (!sendcounts || !displs))
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "sendcounts or displs is NULL");
-        if (!v)
+        if (!v) {
             RX_CHECK_COUNT(c, sendcount, fn);
+            RX_CHECK_BUF(c, sendbuf, (uint64_t)sendcount * (uint64_t)p, d, fn);
+        }
     }
     if (!req && !v) {
         rc = rx_scatter_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt,
@@ -256,7 +262,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
             if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
                 return RX_NO_MEM(e, fn);
             if (rx_vec(e, 0, sendcounts, displs, sdt->wire) == (uint64_t)-1)
-                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative send count");
+                return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative or too large send count");
             e->args.scounts = e->vec;
             e->args.sdispls = e->vec + p;
             sblk = e->vec[root];
@@ -331,8 +337,10 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     RX_GET_DTYPE(rdt, c, recvtype, fn);
     if (v && (!recvcounts || !displs))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
-    if (!v)
+    if (!v) {
         RX_CHECK_COUNT(c, recvcount, fn);
+        RX_CHECK_BUF(c, recvbuf, (uint64_t)recvcount * (uint64_t)p, rdt, fn);
+    }
     rx_dtype_t *sdt = NULL;
     if (!in_place) {
         RX_COLL_SIDE(c, sendbuf, sendcount, d, sendtype, fn);
@@ -352,7 +360,7 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
         if (!(e->vec = malloc(sizeof(uint64_t) * 2 * (size_t)p)))
             return RX_NO_MEM(e, fn);
         if ((end = rx_vec(e, 0, recvcounts, displs, rdt->wire)) == (uint64_t)-1)
-            return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative receive count");
+            return rx_coll_fail(e, MPI_ERR_COUNT, fn, "negative or too large receive count");
         e->args.rcounts = e->vec;
         e->args.rdispls = e->vec + p;
         rblk = e->vec[me];
@@ -424,9 +432,21 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
     for (int i = 0; i < p; i++) {
         dts[i] = rx_dtype_get(sd->types ? sd->types[i] : sd->type);
         int n = sd->counts ? sd->counts[i] : sd->count;
-        if (!dts[i] || !dts[i]->committed || n < 0) {
-            *cls = !dts[i] || !dts[i]->committed ? MPI_ERR_TYPE : MPI_ERR_COUNT;
-            rx_mpi_err(e->c, *cls, fn, "%s for rank %d", n < 0 ? "negative count" : "invalid datatype", i);
+        /* a block and its user offset stay below RX_MPI_MAX_BYTES: no sum wraps */
+        int64_t d = sd->displs ? sd->displs[i] : (int64_t)i * sd->count;
+        uint64_t ad = (uint64_t)(d < 0 ? -d : d);
+        int bad = !dts[i] || !dts[i]->committed ? MPI_ERR_TYPE
+                  : n < 0 || (uint64_t)n * dts[i]->size > RX_MPI_MAX_BYTES ||
+                          (uint64_t)n * dts[i]->wire > RX_MPI_MAX_BYTES ||
+                          ad > RX_MPI_MAX_BYTES ||
+                          (!w && ad * (uint64_t)(dts[i]->extent < 0 ? -dts[i]->extent
+                                                                      : dts[i]->extent) >
+                                     RX_MPI_MAX_BYTES)
+                      ? MPI_ERR_COUNT : MPI_SUCCESS;
+        if (bad) {
+            *cls = bad;
+            rx_mpi_err(e->c, *cls, fn, "%s for rank %d", bad == MPI_ERR_COUNT
+                       ? "negative or too large count or displacement" : "invalid datatype", i);
             free(dts);
             return NULL;
         }
@@ -445,7 +465,7 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
     /* user offsets of each block; wire offsets equal them for raw data */
     for (int i = 0; i < p; i++) {
         uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
-                          : (uint64_t)(int64_t)(sd->displs ? sd->displs[i] : i * sd->count) *
+                          : (uint64_t)(sd->displs ? sd->displs[i] : (int64_t)i * sd->count) *
                                 (uint64_t)dts[i]->extent;
         e->vec[base + p + i] = raw ? uoff : pos;
         pos += e->vec[base + i];
@@ -462,7 +482,7 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
         e->stage[input ? 0 : 1] = wire;
         for (int i = 0; i < p; i++) {
             uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
-                              : (uint64_t)(int64_t)(sd->displs ? sd->displs[i] : i * sd->count) *
+                              : (uint64_t)(sd->displs ? sd->displs[i] : (int64_t)i * sd->count) *
                                     (uint64_t)dts[i]->extent;
             size_t n = dts[i]->wire ? e->vec[base + i] / dts[i]->wire : 0;
             if (input)
@@ -522,9 +542,16 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
                      !r->counts || !r->displs || (kind == 2 && !r->types)))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "a counts, displacements or types array is NULL");
     if (!kind) {
-        if (!in_place)
+        /* the uniform forms may take the node-shared path, which stages
+         * count * p elements: check both sides whole first */
+        if (!in_place) {
             RX_CHECK_COUNT(c, s->count, fn);
+            RX_GET_DTYPE(sd, c, s->type, fn);
+            RX_CHECK_BUF(c, sendbuf, (uint64_t)s->count * (uint64_t)p, sd, fn);
+        }
         RX_CHECK_COUNT(c, r->count, fn);
+        RX_GET_DTYPE(rd, c, r->type, fn);
+        RX_CHECK_BUF(c, recvbuf, (uint64_t)r->count * (uint64_t)p, rd, fn);
     }
     if (!req && !kind) {
         int rc = rx_alltoall_shm(c, in_place, sendbuf, s, recvbuf, r);

@@ -3,6 +3,7 @@
  * (MPI_COMM_TYPE_SHARED), MPI_Comm_create (collective over the parent) and
  * MPI_Comm_create_group (collective over the group's members only). */
 #include "coll_impl.h"
+#include "info_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     const char *fn = "MPI_Comm_split_type";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
-    (void)info; /* no info keys are interpreted */
+    rx_info_t *hints; /* checked, not interpreted: no keys apply */
+    int rc = rx_info_arg(c, info, &hints, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)

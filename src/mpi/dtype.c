@@ -49,7 +49,9 @@ static int rx_newtype_done(int rc, rx_dtype_t *d, int combiner, int ni, const in
         if (d && rc != RX_ERR_INVAL)
             rx_dtype_unref(d);
         return rx_mpi_err(NULL, rx_mpi_class_of(rc), fn, "%s", rc == RX_ERR_NOMEM
-                          ? "out of memory for the type's layout" : rx_status_string(rc));
+                          ? "out of memory for the type's layout"
+                          : rc == RX_ERR_OVERFLOW ? "the type's size or extent does not fit 64 bits"
+                          : rx_status_string(rc));
     }
     *newtype = RX_HANDLE(RX_KIND_DATATYPE, d->index);
     return MPI_SUCCESS;
@@ -85,8 +87,11 @@ static int rx_vector_common(int count, int blen, intptr_t stride, int stride_in_
     if (rc != MPI_SUCCESS)
         return rc;
     rx_dtype_t *d = NULL;
-    rc = rx_dtype_create_hvector(count, blen, stride_in_bytes ? stride : stride * old->extent, old,
-                                 &d);
+    intptr_t bstride = stride;
+    if (!stride_in_bytes && __builtin_mul_overflow(stride, old->extent, &bstride))
+        rc = RX_ERR_OVERFLOW; /* the stride in bytes is not an address difference */
+    else
+        rc = rx_dtype_create_hvector(count, blen, bstride, old, &d);
     if (stride_in_bytes)
         return rx_newtype_done(rc, d, MPI_COMBINER_HVECTOR, 2, (int[]){count, blen}, 1, &stride,
                                1, &oldtype, newtype, fn);
@@ -140,9 +145,13 @@ static int rx_indexed_common(int count, const int *blens, int blen, const int *i
     ints[ni++] = count;
     if (!blens)
         ints[ni++] = blen;
+    rc = RX_OK;
     for (int i = 0; i < count; i++) {
         bl[i] = blens ? blens[i] : blen;
-        disp[i] = idisps ? (intptr_t)idisps[i] * old->extent : adisps[i];
+        if (!idisps)
+            disp[i] = adisps[i];
+        else if (__builtin_mul_overflow((intptr_t)idisps[i], old->extent, &disp[i]))
+            rc = RX_ERR_OVERFLOW;
         if (blens)
             ints[ni++] = blens[i];
     }
@@ -150,7 +159,8 @@ static int rx_indexed_common(int count, const int *blens, int blen, const int *i
         for (int i = 0; i < count; i++)
             ints[ni++] = idisps[i];
     rx_dtype_t *d = NULL;
-    rc = rx_dtype_create_hindexed(count, bl, disp, old, &d);
+    if (rc == RX_OK)
+        rc = rx_dtype_create_hindexed(count, bl, disp, old, &d);
     rc = rx_newtype_done(rc, d, combiner, ni, ints, idisps ? 0 : count, idisps ? NULL : adisps,
                          1, &oldtype, newtype, fn);
     free(bl);
@@ -451,6 +461,8 @@ static int rx_pack_args(int count, MPI_Datatype datatype, MPI_Comm comm, int siz
     if (size < 0 || *position < 0 || *position > size)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "position %d outside the buffer of %d bytes",
                           *position, size);
+    if (rx_mpi_data_class(position, (uint64_t)count, dt) == MPI_ERR_COUNT) /* buffers: below */
+        return rx_mpi_data_err(c, MPI_ERR_COUNT, (uint64_t)count, dt, fn);
     *bytes = (size_t)count * dt->wire;
     if (*bytes > (size_t)(size - *position))
         return rx_mpi_err(c, MPI_ERR_TRUNCATE, fn, "%zu bytes do not fit at position %d of a "

@@ -82,6 +82,7 @@ int rx_mpi_class_of(int status)
     case RX_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
     case RX_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
     case RX_ERR_INTERN: return MPI_ERR_INTERN;
+    case RX_ERR_OVERFLOW: return MPI_ERR_COUNT;
     default: return MPI_ERR_OTHER;
     }
 }

@@ -66,9 +66,41 @@ int rx_mpi_not_initialized(const char *fn);
     if (__builtin_expect((count) < 0, 0)) \
         return rx_mpi_err(comm, MPI_ERR_COUNT, fn, "negative count %d", (int)(count))
 
-#define RX_CHECK_BUF(comm, buf, count, fn) \
-    if (__builtin_expect(!(buf) && (count) > 0, 0)) \
-        return rx_mpi_err(comm, MPI_ERR_BUFFER, fn, "NULL buffer with count %d", (int)(count))
+/* The most bytes one call moves, and the most one buffer spans: 2^47
+ * (128 TiB), the user address space of x86-64 and 48-bit arm64. A larger
+ * count * size or count * extent describes no memory the process can have;
+ * refusing it with MPI_ERR_COUNT keeps every product below it from wrapping
+ * and no path tries to stage or allocate it. */
+#define RX_MPI_MAX_BYTES ((uint64_t)1 << 47)
+
+/* count elements of dt at buf (count >= 0 checked before): MPI_ERR_COUNT
+ * when they exceed RX_MPI_MAX_BYTES, MPI_ERR_BUFFER for a NULL buffer that
+ * has data, else MPI_SUCCESS. A NULL buffer is fine for a type whose data
+ * starts elsewhere (absolute addresses from MPI_BOTTOM, which is NULL:
+ * true_lb != 0). rx_mpi_check_data reports the error through c's handler. */
+static inline int rx_mpi_data_class(const void *buf, uint64_t count, const rx_dtype_t *dt)
+{
+    uint64_t bytes, span, ext = dt->extent < 0 ? -(uint64_t)dt->extent : (uint64_t)dt->extent;
+    if (__builtin_mul_overflow(count, (uint64_t)dt->size, &bytes) ||
+        __builtin_mul_overflow(count, ext, &span) || bytes > RX_MPI_MAX_BYTES ||
+        span > RX_MPI_MAX_BYTES || (count && (uint64_t)dt->true_extent > RX_MPI_MAX_BYTES))
+        return MPI_ERR_COUNT;
+    return !buf && bytes && dt->true_lb == 0 ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+int rx_mpi_data_err(rx_comm_t *c, int cls, uint64_t count, const rx_dtype_t *dt, const char *fn);
+static inline int rx_mpi_check_data(rx_comm_t *c, const void *buf, uint64_t count,
+                                    const rx_dtype_t *dt, const char *fn)
+{
+    int cls = rx_mpi_data_class(buf, count, dt);
+    return __builtin_expect(cls == MPI_SUCCESS, 1) ? cls : rx_mpi_data_err(c, cls, count, dt, fn);
+}
+
+#define RX_CHECK_BUF(comm, buf, count, dt, fn)                                       \
+    do {                                                                             \
+        int rx_cb_ = rx_mpi_check_data(comm, buf, (uint64_t)(count), dt, fn);        \
+        if (__builtin_expect(rx_cb_ != MPI_SUCCESS, 0))                              \
+            return rx_cb_;                                                           \
+    } while (0)
 
 int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn);
 int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn);

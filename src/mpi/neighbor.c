@@ -29,8 +29,13 @@ static int rx_side_xfers(rx_comm_t *c, const rx_side_t *s, int send, int n, cons
         MPI_Datatype th = s->types ? s->types[k] : s->type;
         RX_CHECK_COUNT(c, count, fn);
         RX_GET_DTYPE(dt, c, th, fn);
-        if (count > 0 && !s->buf)
-            return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "NULL %s buffer", send ? "send" : "receive");
+        /* blocked: the blocks before this one are part of its buffer */
+        RX_CHECK_BUF(c, s->buf, s->blocked ? (uint64_t)(k + 1) * (uint64_t)count : (uint64_t)count,
+                     dt, fn);
+        int64_t d = s->idispls ? s->idispls[k] : 0;
+        if (rx_mpi_data_class(s->buf, (uint64_t)(d < 0 ? -d : d), dt) == MPI_ERR_COUNT)
+            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "a displacement of %lld elements is beyond "
+                              "what one call reaches", (long long)d);
         if (s->buf == MPI_IN_PLACE)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here");
         intptr_t off = s->adispls   ? s->adispls[k]

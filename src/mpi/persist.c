@@ -19,7 +19,7 @@ static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, in
     RX_GET_COMM(c, comm, fn);
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
-    RX_CHECK_BUF(c, buf, count, fn);
+    RX_CHECK_BUF(c, buf, count, dt, fn);
     int recv = kind == RX_REQ_PRECV;
     int rc = rx_mpi_check_rank(c, peer, recv, fn);
     if (rc == MPI_SUCCESS)

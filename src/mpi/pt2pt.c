@@ -22,13 +22,24 @@ int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn)
                       c->size);
 }
 
+int rx_mpi_data_err(rx_comm_t *c, int cls, uint64_t count, const rx_dtype_t *dt, const char *fn)
+{
+    if (cls == MPI_ERR_BUFFER)
+        return rx_mpi_err(c, cls, fn, "NULL buffer with %llu elements of data",
+                          (unsigned long long)count);
+    return rx_mpi_err(c, cls, fn,
+                      "%llu elements of a type of %zu bytes (extent %ld) exceed the %llu bytes "
+                      "one call can move", (unsigned long long)count, dt->size, (long)dt->extent,
+                      (unsigned long long)RX_MPI_MAX_BYTES);
+}
+
 /* Validate the arguments every send or receive has; sets *dtp. */
 static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype datatype,
                          int peer, int tag, int is_recv, const char *fn, rx_dtype_t **dtp)
 {
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
-    RX_CHECK_BUF(c, buf, count, fn);
+    RX_CHECK_BUF(c, buf, count, dt, fn);
     int rc = rx_mpi_check_rank(c, peer, is_recv, fn);
     if (rc == MPI_SUCCESS)
         rc = rx_mpi_check_tag(c, tag, is_recv, fn);
@@ -483,8 +494,9 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     RX_GET_DTYPE(dt, NULL, datatype, "MPI_Get_count");
     if (dt->wire == 0)
         *count = 0;
-    else if (status->rx_bytes % (long long)dt->wire)
-        *count = MPI_UNDEFINED;
+    else if (status->rx_bytes % (long long)dt->wire ||
+             status->rx_bytes / (long long)dt->wire > INT32_MAX)
+        *count = MPI_UNDEFINED; /* not whole elements, or more than an int counts */
     else
         *count = (int)(status->rx_bytes / (long long)dt->wire);
     return MPI_SUCCESS;

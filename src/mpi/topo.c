@@ -7,6 +7,7 @@
  * one node; nothing better is known without the application's traffic. */
 #include "mpi_impl.h"
 #include "coll/neighbor.h"
+#include "info_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -424,10 +425,12 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
                                     MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create_adjacent";
-    (void)info;
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    rx_info_t *hints; /* checked, not interpreted: no keys apply */
+    if (rx_info_arg(c, info, &hints, fn) != MPI_SUCCESS)
+        return MPI_ERR_INFO;
     if (!comm_dist_graph)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "comm_dist_graph is NULL");
     if (indegree < 0 || outdegree < 0)
@@ -469,10 +472,12 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
                            int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create";
-    (void)info;
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    rx_info_t *hints;
+    if (rx_info_arg(c, info, &hints, fn) != MPI_SUCCESS)
+        return MPI_ERR_INFO;
     if (!comm_dist_graph || n < 0 || (n > 0 && (!sources || !degrees)))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "invalid argument (n %d)", n);
     int rc = rx_check_ranks(c, n, sources, "sources", fn), nedge = 0;

@@ -345,7 +345,9 @@ RX_ALIAS(Win_call_errhandler)
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     RX_CHECK_INIT("MPI_Alloc_mem");
-    (void)info;
+    int bad = rx_win_info_arg(NULL, info, "MPI_Alloc_mem"); /* checked; no hint applies */
+    if (bad != MPI_SUCCESS)
+        return bad;
     if (size < 0)
         return rx_mpi_err(NULL, MPI_ERR_SIZE, "MPI_Alloc_mem", "negative size %ld", (long)size);
     if (!baseptr)

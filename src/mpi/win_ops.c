@@ -16,6 +16,20 @@ static inline int rx_rma_in_epoch(const rx_win_t *w, int target)
     return w->fence_open | w->lock_all | w->tgt[target].access;
 }
 
+/* The byte offset of a displacement into target t's window, or 0 when the
+ * product wraps or lies beyond the window (dynamic windows, whose unit is 1
+ * and whose displacements are addresses, are checked against their regions
+ * later): keeps disp * disp_unit from wrapping to an offset inside it. */
+static inline int rx_rma_off(const rx_win_t *w, const rx_win_tgt_t *t, MPI_Aint disp,
+                             uint64_t *off)
+{
+    if (w->flavor == RX_WIN_FLAVOR_DYNAMIC) {
+        *off = (uint64_t)disp;
+        return 1;
+    }
+    return !__builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, off) && *off <= t->size;
+}
+
 /* Check one operation; RX_OP_CHECKED, RX_OP_PROC_NULL, or an error class
  * already reported through the window's handler. */
 static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, int ocount, MPI_Datatype odt, int target,
@@ -39,6 +53,24 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, int ocount, MPI_Datatype o
     if (!rx_rma_in_epoch(w, target))
         return rx_win_err(w, MPI_ERR_RMA_SYNC, fn,
                           "no access epoch to rank %d is open (fence, lock or start)", target);
+    /* the origin data (ignored by MPI_NO_OP), the result buffer of the
+     * fetching kinds, and the target's count * size: none may be NULL with
+     * data or beyond what one call moves */
+    int cls = MPI_SUCCESS;
+    const char *what = "origin";
+    if (od && mop != MPI_NO_OP)
+        cls = rx_mpi_data_class(op->kind == RX_RMA_OP_GET ? op->rbuf : op->obuf,
+                                (uint64_t)ocount, od);
+    if (cls == MPI_SUCCESS && op->kind == RX_RMA_OP_CAS && !op->cbuf)
+        cls = MPI_ERR_BUFFER, what = "compare";
+    if (cls == MPI_SUCCESS && op->rdt && op->kind != RX_RMA_OP_GET)
+        cls = rx_mpi_data_class(op->rbuf, op->rcount, op->rdt), what = "result";
+    if (cls == MPI_SUCCESS && rx_mpi_data_class(NULL, (uint64_t)tcount, td) == MPI_ERR_COUNT)
+        cls = MPI_ERR_COUNT, what = "target";
+    if (cls != MPI_SUCCESS)
+        return rx_win_err(w, cls, fn, "%s data: %s", what, cls == MPI_ERR_BUFFER
+                          ? "NULL buffer with a positive count"
+                          : "count * size exceeds what one call moves");
     op->odt = od;
     op->ocount = (size_t)ocount;
     op->tdt = td;
@@ -72,7 +104,7 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, int ocount, MPI_Datatype o
         op->op = o;
     }
     uint64_t off, span;
-    if (rx_rma_range(w, op, &off, &span) != RX_OK)
+    if (!rx_rma_off(w, &w->tgt[target], disp, &off) || rx_rma_range(w, op, &off, &span) != RX_OK)
         return rx_win_err(w, MPI_ERR_RMA_RANGE, fn,
                           "target rank %d: bytes at displacement %ld (+%llu) lie outside its "
                           "window", target, (long)disp, (unsigned long long)span);
@@ -103,19 +135,21 @@ static int rx_rma_issue(rx_win_t *w, rx_rma_op_t *op, MPI_Request *request, cons
 }
 
 /* Predefined contiguous data to a mapped target: nothing to pack, one copy. */
-static inline int rx_rma_fast(rx_win_t *w, int target, MPI_Aint disp, int count,
+static inline int rx_rma_fast(rx_win_t *w, const void *buf, int target, MPI_Aint disp, int count,
                               MPI_Datatype odt, int tcount, MPI_Datatype tdt, char **tp,
                               size_t *bytes)
 {
     if (odt != tdt || count != tcount || target < 0 || target >= w->size || disp < 0 || count < 0)
         return 0;
+    if (!buf)
+        return 0; /* the checked path reports it (or takes MPI_BOTTOM) */
     rx_win_tgt_t *t = &w->tgt[target];
     rx_dtype_t *d = rx_dtype_get(odt);
     if (t->kind != RX_RMA_DIRECT || !d || !d->predefined || d->size != (size_t)d->extent ||
         !rx_rma_in_epoch(w, target) || w->flavor == RX_WIN_FLAVOR_DYNAMIC)
         return 0;
-    uint64_t off = (uint64_t)disp * (uint64_t)t->disp_unit, n = (uint64_t)count * d->size;
-    if (off > t->size || n > t->size - off)
+    uint64_t off, n = (uint64_t)count * d->size;
+    if (!rx_rma_off(w, t, disp, &off) || n > t->size - off)
         return 0;
     *tp = t->base + off;
     *bytes = n;
@@ -130,8 +164,8 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     RX_GET_WIN(w, win, "MPI_Put");
     char *tp;
     size_t n;
-    if (rx_rma_fast(w, target_rank, target_disp, origin_count, origin_datatype, target_count,
-                    target_datatype, &tp, &n)) {
+    if (rx_rma_fast(w, origin_addr, target_rank, target_disp, origin_count, origin_datatype,
+                    target_count, target_datatype, &tp, &n)) {
         memcpy(tp, origin_addr, n);
         return MPI_SUCCESS;
     }
@@ -149,8 +183,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     RX_GET_WIN(w, win, "MPI_Get");
     char *tp;
     size_t n;
-    if (rx_rma_fast(w, target_rank, target_disp, origin_count, origin_datatype, target_count,
-                    target_datatype, &tp, &n)) {
+    if (rx_rma_fast(w, origin_addr, target_rank, target_disp, origin_count, origin_datatype,
+                    target_count, target_datatype, &tp, &n)) {
         memcpy(origin_addr, tp, n);
         return MPI_SUCCESS;
     }
@@ -284,10 +318,10 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
         rx_rma_in_epoch(w, target_rank)) {
         rx_win_tgt_t *t = &w->tgt[target_rank];
         rx_opobj_t *o = rx_opobj_get(op);
-        uint64_t off = (uint64_t)target_disp * (uint64_t)t->disp_unit;
+        uint64_t off;
         if (t->kind == RX_RMA_DIRECT && !t->lockacc && o && o->predefined &&
             rx_op_valid(o->predefined, d->basic) && rx_rma_native_type(d->basic) &&
-            w->flavor != RX_WIN_FLAVOR_DYNAMIC && off <= t->size &&
+            w->flavor != RX_WIN_FLAVOR_DYNAMIC && rx_rma_off(w, t, target_disp, &off) &&
             (uint64_t)d->extent <= t->size - off && result_addr &&
             (origin_addr || o->predefined == RX_OP_NO_OP)) {
             rx_rma_acc_local(o, d->basic, origin_addr, t->base + off, 1, result_addr, 1);
@@ -321,9 +355,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (target_rank >= 0 && target_rank < w->size && target_disp >= 0 &&
         rx_rma_in_epoch(w, target_rank)) {
         rx_win_tgt_t *t = &w->tgt[target_rank];
-        uint64_t off = (uint64_t)target_disp * (uint64_t)t->disp_unit;
+        uint64_t off;
         if (t->kind == RX_RMA_DIRECT && !t->lockacc && rx_rma_native_type(d->basic) &&
-            w->flavor != RX_WIN_FLAVOR_DYNAMIC && off <= t->size &&
+            w->flavor != RX_WIN_FLAVOR_DYNAMIC && rx_rma_off(w, t, target_disp, &off) &&
             (uint64_t)d->extent <= t->size - off)
             return rx_rma_cas_local(d->basic, compare_addr, origin_addr, t->base + off,
                                     result_addr, 1) == RX_OK ? MPI_SUCCESS : MPI_ERR_INTERN;

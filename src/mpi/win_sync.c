@@ -61,11 +61,13 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     RX_GET_WIN(w, win, "MPI_Win_post");
     if (assert & ~RX_MODE_ALL)
         return rx_win_err(w, MPI_ERR_ASSERT, "MPI_Win_post", "invalid assert %#x", assert);
-    if (w->post_open)
-        return rx_win_err(w, MPI_ERR_RMA_SYNC, "MPI_Win_post", "an exposure epoch is already open");
     int *ranks, n, c = rx_win_group_ranks(w, group, &ranks, &n, "MPI_Win_post");
     if (c != MPI_SUCCESS)
         return c;
+    if (w->post_open) {
+        free(ranks);
+        return rx_win_err(w, MPI_ERR_RMA_SYNC, "MPI_Win_post", "an exposure epoch is already open");
+    }
     int rc = rx_win_post(w, ranks, n);
     free(ranks);
     return rx_sync_rc(w, rc, "MPI_Win_post");
@@ -78,12 +80,15 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     RX_GET_WIN(w, win, "MPI_Win_start");
     if (assert & ~RX_MODE_ALL)
         return rx_win_err(w, MPI_ERR_ASSERT, "MPI_Win_start", "invalid assert %#x", assert);
-    if (w->start_open || w->lock_count || w->lock_all)
-        return rx_win_err(w, MPI_ERR_RMA_SYNC, "MPI_Win_start",
-                          "an access epoch (start or lock) is already open");
+    /* the group argument first: a bad handle is MPI_ERR_GROUP in any state */
     int *ranks, n, c = rx_win_group_ranks(w, group, &ranks, &n, "MPI_Win_start");
     if (c != MPI_SUCCESS)
         return c;
+    if (w->start_open || w->lock_count || w->lock_all) {
+        free(ranks);
+        return rx_win_err(w, MPI_ERR_RMA_SYNC, "MPI_Win_start",
+                          "an access epoch (start or lock) is already open");
+    }
     int rc = rx_win_start(w, ranks, n);
     free(ranks);
     return rx_sync_rc(w, rc, "MPI_Win_start");

@@ -43,6 +43,11 @@ int rx_boot_get_bin(const char *key, void *data, size_t len);
 /* Ask the launcher to end the job with this exit code (MPI_Abort), then exit
  * with it (1 when code & 0xff is 0). Does not return. */
 int rx_boot_abort(int code, const char *msg);
+/* The same when the transport lost this rank's connection to rank peer (-1:
+ * not known); why: its error text, logged by the caller already. rdmx-run
+ * reports the loss, naming both ranks' hosts, as the cause of the failure
+ * rather than as an abort. Does not return. */
+int rx_boot_abort_lost(int code, int peer, const char *why);
 int rx_boot_finalize(void);
 
 #endif

@@ -686,28 +686,11 @@ int rx_boot_get(const char *key, char *value, size_t len)
 
 int rx_boot_put_bin(const char *key, const void *data, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
     char buf[RX_KVS_VAL_MAX];
     if (2 * len + 1 > sizeof buf || 2 * len + 1 > rx_boot.val_max)
         return RX_ERR_INVAL;
-    const unsigned char *d = data;
-    for (size_t i = 0; i < len; i++) {
-        buf[2 * i] = hex[d[i] >> 4];
-        buf[2 * i + 1] = hex[d[i] & 15];
-    }
-    buf[2 * len] = 0;
+    rx_pmi1_hex(data, len, buf);
     return rx_boot_put(key, buf);
-}
-
-static int rx_boot_hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 int rx_boot_get_bin(const char *key, void *data, size_t len)
@@ -723,35 +706,53 @@ int rx_boot_get_bin(const char *key, void *data, size_t len)
         rx_log_error("bootstrap: key \"%s\" holds %zu bytes, expected %zu", key, n / 2, len);
         return RX_ERR_INVAL;
     }
-    unsigned char *d = data;
-    for (size_t i = 0; i < len; i++) {
-        int hi = rx_boot_hexval(buf[2 * i]), lo = rx_boot_hexval(buf[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            rx_log_error("bootstrap: key \"%s\" does not hold hex data", key);
-            return RX_ERR_INVAL;
-        }
-        d[i] = (unsigned char)(hi << 4 | lo);
+    if (rx_pmi1_unhex(buf, data, len) < 0) {
+        rx_log_error("bootstrap: key \"%s\" does not hold hex data", key);
+        return RX_ERR_INVAL;
     }
     return RX_OK;
 }
 
-int rx_boot_abort(int code, const char *msg)
+/* extra: more fields of the request (" name=value..."), or "" */
+static _Noreturn void rx_boot_abort_send(int code, const char *msg, const char *extra)
 {
-    if (msg && *msg)
-        rx_log_error("aborting the job (exit code %d): %s", code, msg);
 #ifdef RDMX_HAVE_PMIX
     if (rx_boot.active && rx_boot.pmix)
         rx_boot_pmix_abort(code, msg);
+#else
+    (void)msg;
 #endif
     if (rx_boot.active && rx_boot.fd >= 0) {
-        char req[64];
-        snprintf(req, sizeof req, "cmd=abort exitcode=%d\n", code);
+        char req[RX_PMI1_LINE_MAX];
+        snprintf(req, sizeof req, "cmd=abort exitcode=%d%s\n", code, extra);
         /* The launcher ends every rank on receipt; exiting right away is what
          * MPICH's client does too, and the launcher reads the request before
          * it looks at this process's exit. */
         rx_boot_send(req);
     }
     _exit(code & 0xff ? code & 0xff : 1);
+}
+
+int rx_boot_abort(int code, const char *msg)
+{
+    if (msg && *msg)
+        rx_log_error("aborting the job (exit code %d): %s", code, msg);
+    rx_boot_abort_send(code, msg, "");
+}
+
+int rx_boot_abort_lost(int code, int peer, const char *why)
+{
+    char msg[400], extra[900] = "";
+    snprintf(msg, sizeof msg, "lost the connection to rank %d (%s)", peer, why);
+    /* only rdmx-run knows these fields (it sets RDMX_JOBID); another PMI
+     * server gets the plain request */
+    if (getenv("RDMX_JOBID")) {
+        char hex[2 * 300 + 1];
+        size_t n = strlen(why);
+        rx_pmi1_hex(why, n < 300 ? n : 300, hex);
+        snprintf(extra, sizeof extra, " lost_peer=%d lost_why=%s", peer, hex);
+    }
+    rx_boot_abort_send(code, msg, extra);
 }
 
 int rx_boot_finalize(void)

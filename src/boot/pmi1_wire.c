@@ -52,3 +52,40 @@ int rx_pmi1_token_ok(const char *s)
             return 0;
     return 1;
 }
+
+void rx_pmi1_hex(const void *data, size_t len, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *d = data;
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = hex[d[i] >> 4];
+        out[2 * i + 1] = hex[d[i] & 15];
+    }
+    out[2 * len] = 0;
+}
+
+static int rx_pmi1_hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+long rx_pmi1_unhex(const char *src, void *out, size_t cap)
+{
+    size_t n = strlen(src);
+    if (n % 2 || n / 2 > cap)
+        return -1;
+    unsigned char *d = out;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = rx_pmi1_hexval(src[2 * i]), lo = rx_pmi1_hexval(src[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        d[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return (long)(n / 2);
+}

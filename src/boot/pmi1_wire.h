@@ -19,5 +19,10 @@ int rx_pmi1_field(const char *line, const char *name, char *out, size_t outlen);
 int rx_pmi1_field_int(const char *line, const char *name, long *out);
 /* 1 when s can travel as a value: printable ASCII, no space (may be empty). */
 int rx_pmi1_token_ok(const char *s);
+/* Any bytes as a value: hex text of len bytes into out (2 * len + 1 bytes),
+ * and back: the number of bytes decoded into out[cap], or -1 when src is not
+ * hex or does not fit. */
+void rx_pmi1_hex(const void *data, size_t len, char *out);
+long rx_pmi1_unhex(const char *src, void *out, size_t cap);
 
 #endif

@@ -56,6 +56,19 @@ suite() {
     done
 }
 
+# Two hosts, one rank each, exchanging around a ring until broken from
+# outside: the job in the background (pid), started in full flight.
+fault_job_start() {
+    rx_net_up 2 || fail "namespace set-up"
+    job 1 -- "$NET/rxnet_net_fault" run &
+    pid=$!
+    for i in $(seq 200); do
+        [ "$(grep -c '^ready ' "$W/out" 2>/dev/null)" -eq 2 ] && break
+        sleep 0.1
+    done
+    [ "$(grep -c '^ready ' "$W/out")" -eq 2 ] || fail "the job did not start"
+}
+
 # Nothing of the job may remain in any host.
 expect_clean() {
     for ns in "${RXN_H[@]}"; do
@@ -164,14 +177,7 @@ kill-remote)
     echo "ok: ended in $t s"
     ;;
 link-down)
-    rx_net_up 2 || fail "namespace set-up"
-    job 1 -- "$NET/rxnet_net_fault" run &
-    pid=$!
-    for i in $(seq 200); do
-        [ "$(grep -c '^ready ' "$W/out" 2>/dev/null)" -eq 2 ] && break
-        sleep 0.1
-    done
-    [ "$(grep -c '^ready ' "$W/out")" -eq 2 ] || fail "the job did not start"
+    fault_job_start
     t0=$(now)
     ip -n "${RXN_H[1]}" link set "$RXN_IF" down
     wait $pid
@@ -192,6 +198,31 @@ link-down)
     under "$t" 30 || fail "took $t s"
     expect_clean
     echo "ok: ended $t s after the link went down: $(grep '^rdmx-run' "$W/err" | head -1)"
+    ;;
+conn-reset)
+    # the fabric connections of the second host reset mid-job (its TCP
+    # sockets but the PMI one destroyed): a rank's transport fails and the
+    # launcher names the lost connection, both ranks and their hosts, as the
+    # cause; it said "rank R called MPI_Abort with exit code 1"
+    fault_job_start
+    pmi=$(ip netns exec "${RXN_H[0]}" ss -tlnp | awk '/rdmx-run/ { sub(/.*:/, "", $4); print $4; exit }')
+    [ -n "$pmi" ] || fail "no PMI port"
+    killed=$(ip netns exec "${RXN_H[1]}" ss -K -tn "dport != :$pmi" 2>&1 | grep -c ESTAB)
+    if [ "$killed" -eq 0 ]; then
+        kill "$pid"; wait "$pid"
+        echo "SKIP: ss -K cannot destroy sockets here (kernel without INET_DIAG_DESTROY)"
+        exit 77
+    fi
+    wait $pid
+    RC=$?
+    [ $RC -eq 1 ] || fail "status $RC, expected 1"
+    first=$(grep -m1 '^rdmx-run: ' "$W/err")
+    h0=${RXN_H[0]} h1=${RXN_H[1]}
+    grep -Eq "^rdmx-run: rank ([01]) \(pid [0-9]+\) on host ($h0|$h1) lost its connection to (rank [01] on host ($h0|$h1)|a peer) \(a (send|receive) failed: [^)]+\); ending the job\$" <<<"$first" ||
+        fail "the launcher did not name the lost connection: $first"
+    ! grep -q 'called MPI_Abort' "$W/err" || fail "reported as MPI_Abort"
+    expect_clean
+    echo "ok: $first"
     ;;
 pmi-flood)
     # A third host keeps 600 idle connections (more than the launcher's 512

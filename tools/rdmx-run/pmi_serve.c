@@ -120,14 +120,49 @@ static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line
         rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=key_%s_not_found", key);
 }
 
+/* " on host NAME" for rank i of a multi-host job, else "". */
+static const char *rx_run_on_host(const rx_run_job_t *job, int i, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (job->host_of && i >= 0 && i < job->n)
+        snprintf(buf, len, " on host %s", job->opts->hosts[job->host_of[i]].name);
+    return buf;
+}
+
+/* An abort because the rank's transport lost its connection to another
+ * rank (lost_peer, lost_why: the error text in hex): that loss is the cause
+ * to report, with both hosts. 0 when the request carries no such cause. */
+static int rx_run_pmi_abort_lost(rx_run_job_t *job, rx_run_rank_t *r, const char *line, int code)
+{
+    long peer;
+    char hex[2 * 300 + 1], why[301], h1[300], h2[300], who[340] = "a peer";
+    long n = -1;
+    if (rx_pmi1_field_int(line, "lost_peer", &peer) == RX_OK &&
+        rx_pmi1_field(line, "lost_why", hex, sizeof hex) == RX_OK)
+        n = rx_pmi1_unhex(hex, why, sizeof why - 1);
+    if (n < 0)
+        return 0;
+    why[n] = 0;
+    for (long i = 0; i < n; i++)
+        if ((unsigned char)why[i] < 32 || why[i] == 127)
+            why[i] = '?'; /* one line of plain text */
+    if (peer >= 0 && peer < job->n)
+        snprintf(who, sizeof who, "rank %ld%s", peer, rx_run_on_host(job, (int)peer, h2, sizeof h2));
+    rx_run_fail(job, code, "rank %d (pid %d)%s lost its connection to %s (%s); ending the job",
+                r->rank, (int)r->pid, rx_run_on_host(job, r->rank, h1, sizeof h1), who, why);
+    return 1;
+}
+
 static void rx_run_pmi_abort(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
 {
     long code = 1;
     rx_pmi1_field_int(line, "exitcode", &code);
     r->aborted = 1;
-    rx_run_fail(job, code & 0xff ? (int)(code & 0xff) : 1,
-                "rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job", r->rank,
-                (int)r->pid, code);
+    int status = code & 0xff ? (int)(code & 0xff) : 1;
+    if (rx_run_pmi_abort_lost(job, r, line, status))
+        return;
+    rx_run_fail(job, status, "rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job",
+                r->rank, (int)r->pid, code);
 }
 
 static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *line)

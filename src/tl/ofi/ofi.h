@@ -52,7 +52,7 @@ typedef struct rx_ofi_op {
     struct rx_ofi_op *next;  /* free list / retry queue */
     /* RECV, SEND: the buffer */
     unsigned char *buf;
-    /* READ, WRITE */
+    /* READ, WRITE; SEND: the destination */
     int peer;
     void *local;
     size_t len;

@@ -12,6 +12,7 @@
 
 #include <rdma/fi_errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define RX_OFI_NRECV 64
@@ -134,6 +135,7 @@ int rx_ofi_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const vo
     }
     /* the progress above may have sent to this peer: number it now */
     w.seq = o->tx_seq[world_peer];
+    op->peer = world_peer; /* named if the send fails */
     memcpy(op->buf, &w, sizeof w);
     memcpy(op->buf + sizeof w, hdr, sizeof *hdr);
     if (len)
@@ -174,10 +176,13 @@ static void rx_ofi_cq_error(rx_ofi_t *o)
     }
     if (op && op->kind == RX_OFI_OP_RECV && e.err == FI_ECANCELED)
         return; /* receives cancelled at close */
-    rx_log_error("ofi: %s failed: %s (%s); ending the job",
-                 op && op->kind == RX_OFI_OP_RECV ? "a receive" : "a send", fi_strerror(e.err),
+    const char *what = op && op->kind == RX_OFI_OP_RECV ? "a receive" : "a send";
+    rx_log_error("ofi: %s failed: %s (%s); ending the job", what, fi_strerror(e.err),
                  why ? why : "");
-    rx_boot_abort(1, "lost contact with a peer over the network");
+    /* the launcher names the lost connection (and both hosts) as the cause */
+    char text[300];
+    snprintf(text, sizeof text, "%s failed: %s", what, fi_strerror(e.err));
+    rx_boot_abort_lost(1, op && op->kind == RX_OFI_OP_SEND ? op->peer : -1, text);
 }
 
 static void rx_ofi_deliver(rx_ofi_t *o, const unsigned char *msg, size_t len)

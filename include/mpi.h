@@ -626,6 +626,8 @@ enum { MPI_COMBINER_NAMED = 1, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS, MPI_CO
        MPI_COMBINER_INDEXED_BLOCK, MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT,
        MPI_COMBINER_SUBARRAY, MPI_COMBINER_DARRAY, MPI_COMBINER_RESIZED };
 enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };
+enum { MPI_DISTRIBUTE_BLOCK = 121, MPI_DISTRIBUTE_CYCLIC = 122, MPI_DISTRIBUTE_NONE = 123 };
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 RX_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
 RX_MPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
                               MPI_Datatype *newtype))
@@ -649,6 +651,10 @@ RX_MPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[
 RX_MPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
                                        const int array_of_subsizes[], const int array_of_starts[],
                                        int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[],
+                                     const int array_of_distribs[], const int array_of_dargs[],
+                                     const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype))
 RX_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                       MPI_Datatype *newtype))
 RX_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))

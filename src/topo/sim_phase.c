@@ -72,6 +72,7 @@ typedef struct rx_phase_run {
     int progress;
     rx_memo_t *memo; /* NULL: every phase is simulated */
     atomic_ullong reused;
+    atomic_int reported; /* a deadlock was logged */
 } rx_phase_run_t;
 
 static uint64_t rx_mix(uint64_t h, uint64_t v)
@@ -170,8 +171,9 @@ static int rx_phase_one(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
         rc = rx_rank_enter(s, i);
     if (!rc)
         rc = rx_sim_loop(s);
+    /* a deadlock is reported once, by the first thread that finds one */
     if (!rc && s->phase_end < 0 && s->nfinished < s->w->nranks)
-        rc = rx_sim_stuck(s, 1);
+        rc = atomic_exchange(&wk->run->reported, 1) ? RX_ERR_INVAL : rx_sim_stuck(s, 1);
     fig->dur = s->phase_end > 0 ? s->phase_end : 0;
     fig->peak_rate = s->peak_rate;
     fig->sat_rate = s->sat_rate;
@@ -349,8 +351,7 @@ int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t 
             }
         for (int i = 0; i < nth && !rc; i++)
             rc = wk[i].rc;
-        if (!rc && atomic_load(&run->failed))
-            rc = RX_ERR_NOMEM; /* a thread could not start its phase */
+
         /* in phase order: the sums and the first phase with the most live flows do not depend on
          * which thread ran what */
         for (uint32_t i = 0; !rc && i < run->count; i++) {

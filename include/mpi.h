@@ -233,9 +233,36 @@ typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extr
                                         void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *attribute_val,
                                           void *extra_state);
-#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
-#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
-#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)1)
+/* The predefined callbacks: every handle is an int, so one function serves
+ * communicators, datatypes and windows. */
+int rx_mpi_dup_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
+                  void *attribute_val_out, int *flag);
+int rx_mpi_null_copy_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,
+                        void *attribute_val_out, int *flag);
+int rx_mpi_null_delete_fn(int obj, int keyval, void *attribute_val, void *extra_state);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)rx_mpi_null_copy_fn)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)rx_mpi_null_delete_fn)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)rx_mpi_dup_fn)
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* MPI-1 names */
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)rx_mpi_null_copy_fn)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)rx_mpi_null_delete_fn)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)rx_mpi_dup_fn)
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)rx_mpi_null_copy_fn)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)rx_mpi_null_delete_fn)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)rx_mpi_dup_fn)
 
 /* Every function below has a PMPI_ twin (the profiling interface). */
 #define RX_MPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
@@ -364,6 +391,31 @@ RX_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, 
 RX_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
 RX_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 RX_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+/* attributes of datatypes and windows, the MPI-1 attribute calls, user error codes */
+RX_MPI_API(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                     MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                     int *type_keyval, void *extra_state))
+RX_MPI_API(int, Type_free_keyval, (int *type_keyval))
+RX_MPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+RX_MPI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                int *flag))
+RX_MPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+RX_MPI_API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                    MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                    int *win_keyval, void *extra_state))
+RX_MPI_API(int, Win_free_keyval, (int *win_keyval))
+RX_MPI_API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
+RX_MPI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval))
+RX_MPI_API(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                                int *keyval, void *extra_state))
+RX_MPI_API(int, Keyval_free, (int *keyval))
+RX_MPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+RX_MPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+RX_MPI_API(int, Attr_delete, (MPI_Comm comm, int keyval))
+RX_MPI_API(int, Add_error_class, (int *errorclass))
+RX_MPI_API(int, Add_error_code, (int errorclass, int *errorcode))
+RX_MPI_API(int, Add_error_string, (int errorcode, const char *string))
+
 /* C and Fortran handles and statuses: MPI_Fint is int, handles convert as
  * themselves. A Fortran status is MPI_F_STATUS_SIZE integers. */
 #define MPI_F_STATUS_SIZE 6

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Communicator attributes: the predefined keys and user keyvals. */
 #include "mpi_impl.h"
+#include "errors_user.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static int *rx_attr_predefined(int keyval)
     case MPI_IO: return &rx_attr_io;
     case MPI_WTIME_IS_GLOBAL: return &rx_attr_wtime_global;
     case MPI_UNIVERSE_SIZE: rx_attr_universe = rx_rt.size; return &rx_attr_universe;
-    case MPI_LASTUSEDCODE: return &rx_attr_lastcode;
+    case MPI_LASTUSEDCODE: rx_attr_lastcode = rx_err_last_used(); return &rx_attr_lastcode;
     case MPI_APPNUM: rx_attr_appnum = rx_rt.appnum; return &rx_attr_appnum;
     default: return NULL;
     }
@@ -81,13 +82,13 @@ int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to)
         if (!k || !k->copy)
             continue;
         void *out = NULL;
-        int flag = 0;
+        int flag = 0, rc;
         if (k->copy == MPI_COMM_DUP_FN) {
             out = a->value;
             flag = 1;
-        } else if (k->copy(rx_comm_handle(from), a->keyval, k->extra, a->value, &out, &flag) !=
-                   MPI_SUCCESS) {
-            return RX_ERR_INVAL;
+        } else if ((rc = k->copy(rx_comm_handle(from), a->keyval, k->extra, a->value, &out,
+                                 &flag)) != MPI_SUCCESS) {
+            return rc; /* the callback's own code (MPI-4.1 7.7.2) */
         }
         if (flag && rx_attr_put(to, a->keyval, out) != RX_OK)
             return RX_ERR_NOMEM;

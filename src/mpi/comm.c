@@ -113,8 +113,12 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     n->topo_kind = c->topo ? c->topo_kind : 0;
     if (c->hints && !(n->hints = rx_info_copy(c->hints))) /* and the hints (MPI-3.1 6.4.2) */
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
-    if (rx_attr_copy_all(c, n) != RX_OK)
-        return rx_mpi_err(c, MPI_ERR_OTHER, "MPI_Comm_dup", "an attribute copy callback failed");
+    if ((rc = rx_attr_copy_all(c, n)) != RX_OK) {
+        /* the half-made duplicate goes (delete callbacks run for what was copied) */
+        PMPI_Comm_free(newcomm);
+        return rx_mpi_err(c, rc == RX_ERR_NOMEM ? MPI_ERR_NO_MEM : rc, "MPI_Comm_dup",
+                          "an attribute copy callback failed");
+    }
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_dup)

@@ -303,7 +303,7 @@ static int rx_idup_prepare(rx_idup_t *d, rx_comm_t *c, const rx_info_t *info, in
         return MPI_ERR_NO_MEM;
     int p = c->size, rc = rx_attr_copy_all(c, d->n);
     if (rc != RX_OK)
-        return rc == RX_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+        return rc == RX_ERR_NOMEM ? MPI_ERR_NO_MEM : rc; /* or the callback's code */
     d->recv = malloc(sizeof *d->recv * (size_t)(p > RX_IDUP_MAXR ? p : RX_IDUP_MAXR));
     if (!d->recv)
         return MPI_ERR_NO_MEM;

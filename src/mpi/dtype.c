@@ -3,6 +3,7 @@
  * contents, names, pack / unpack, element counts, addresses. Layout work is
  * src/dtype's; this file checks arguments and records how each type was made. */
 #include "mpi_impl.h"
+#include "attr_obj.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,7 +316,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     rc = rx_dtype_dup(old, &d);
     if (rc == RX_OK && old->committed)
         rx_dtype_commit(d); /* a duplicate is committed if the original was */
-    return rx_newtype_done(rc, d, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype, newtype, fn);
+    rc = rx_newtype_done(rc, d, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype, newtype, fn);
+    if (rc == MPI_SUCCESS && (rc = rx_type_attr_copy(oldtype, *newtype)) != MPI_SUCCESS) {
+        PMPI_Type_free(newtype); /* the half-made duplicate goes */
+        return rx_mpi_err(NULL, rc, fn, "an attribute copy callback failed");
+    }
+    return rc;
 }
 RX_ALIAS(Type_dup)
 
@@ -340,9 +346,12 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (d->predefined)
         return rx_mpi_err(NULL, MPI_ERR_TYPE, "MPI_Type_free", "%s is predefined and cannot be "
                           "freed", d->name);
+    /* the delete callbacks run first; their error is returned, the type freed all the same */
+    int arc = rx_obj_attr_delete_all(RX_OBJ_TYPE, *datatype);
     rx_dtype_unref(d);
     *datatype = MPI_DATATYPE_NULL;
-    return MPI_SUCCESS;
+    return arc == MPI_SUCCESS ? arc
+                              : rx_mpi_err(NULL, arc, "MPI_Type_free", "a delete callback failed");
 }
 RX_ALIAS(Type_free)
 

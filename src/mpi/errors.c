@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Error classes, strings and error handlers. */
 #include "mpi_impl.h"
+#include "errors_user.h"
 #include "boot/boot.h"
 #include "util/log.h"
 
@@ -129,6 +130,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (!errorclass)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
+    if (rx_err_user_class(errorcode, errorclass))
+        return MPI_SUCCESS;
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "invalid error code %d", errorcode);
     *errorclass = errorcode < RX_NCLASSES ? errorcode : MPI_ERR_UNKNOWN;
@@ -140,6 +143,11 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     if (!string || !resultlen)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
+    const char *user = rx_err_user_string(errorcode);
+    if (user) {
+        *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s", user);
+        return MPI_SUCCESS;
+    }
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Error_string", "invalid error code %d", errorcode);
     if (errorcode < RX_NCLASSES)

@@ -2,6 +2,7 @@
  * MPI windows: creation in its four flavors, release, attributes, names,
  * error handlers, and MPI_Alloc_mem / MPI_Free_mem. */
 #include "win_impl.h"
+#include "attr_obj.h"
 #include "util/log.h"
 
 #include <stdarg.h>
@@ -218,6 +219,8 @@ int PMPI_Win_free(MPI_Win *win)
     if (w->lock_count || w->lock_all || w->start_open || w->post_open)
         return rx_win_err(w, MPI_ERR_RMA_SYNC, "MPI_Win_free",
                           "an epoch is still open (lock, lock_all, start or post)");
+    /* attributes go first, while the window is still whole (MPI-4.1 12.2.5) */
+    int arc = rx_obj_attr_delete_all(RX_OBJ_WIN, *win);
     int rc = rx_win_flush(w, -1);
     /* nobody may unmap while a peer still accesses this rank's memory */
     int brc = rx_coll_barrier(w->comm);
@@ -227,6 +230,8 @@ int PMPI_Win_free(MPI_Win *win)
     PMPI_Comm_free(&ch);
     free(w);
     *win = MPI_WIN_NULL;
+    if (arc != MPI_SUCCESS)
+        return rx_mpi_err(NULL, arc, "MPI_Win_free", "a delete callback failed");
     if (rc != RX_OK || brc != RX_OK)
         return rx_mpi_err(NULL, MPI_ERR_OTHER, "MPI_Win_free", "%s",
                           rx_status_string(rc != RX_OK ? rc : brc));
@@ -258,10 +263,8 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
     case MPI_WIN_CREATE_FLAVOR: v = &w->flavor; break;
     case MPI_WIN_MODEL: v = &w->model; break;
     default:
-        if (RX_HANDLE_KIND(keyval) == RX_KIND_KEYVAL) {
-            *flag = 0; /* user keys: none can be set on windows (docs/mpi-support.md) */
-            return MPI_SUCCESS;
-        }
+        if (RX_HANDLE_KIND(keyval) == RX_KIND_KEYVAL)
+            return rx_win_user_attr(w, keyval, attribute_val, flag, "MPI_Win_get_attr");
         return rx_win_err(w, MPI_ERR_KEYVAL, "MPI_Win_get_attr", "invalid key %d", keyval);
     }
     *(void **)attribute_val = v;

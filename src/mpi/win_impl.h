@@ -19,6 +19,8 @@ int rx_win_err(rx_win_t *w, int cls, const char *fn, const char *fmt, ...)
  * its hints into the new window's after. */
 int rx_win_info_arg(rx_comm_t *c, MPI_Info info, const char *fn);
 int rx_win_hints_init(MPI_Win win, MPI_Info info, const char *fn);
+/* MPI_Win_get_attr of a key the program made (attr_api.c). */
+int rx_win_user_attr(rx_win_t *w, int keyval, void *attribute_val, int *flag, const char *fn);
 
 #define RX_GET_WIN(w, handle, fn)                                                   \
     rx_win_t *w = rx_win_get(handle);                                               \

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT
+ * Error classes and codes the program adds (MPI-4.1 §9.5): one counter
+ * above MPI_ERR_LASTCODE numbers both, so MPI_LASTUSEDCODE is the largest
+ * value in use; a class is its own class, a code has the class it was made
+ * for. Strings are empty until MPI_Add_error_string sets one. */
+#include "errors_user.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rx_uerr {
+    int cls;
+    char *text;
+} rx_uerr_t;
+
+static rx_uerr_t *rx_uerrs; /* value MPI_ERR_LASTCODE + 1 + i */
+static int rx_nuerr;
+
+int rx_err_last_used(void) { return MPI_ERR_LASTCODE + rx_nuerr; }
+
+static rx_uerr_t *rx_uerr(int code)
+{
+    int i = code - MPI_ERR_LASTCODE - 1;
+    return i >= 0 && i < rx_nuerr ? &rx_uerrs[i] : NULL;
+}
+
+int rx_err_user_class(int code, int *cls)
+{
+    rx_uerr_t *u = rx_uerr(code);
+    if (u)
+        *cls = u->cls;
+    return u != NULL;
+}
+
+const char *rx_err_user_string(int code)
+{
+    rx_uerr_t *u = rx_uerr(code);
+    return u ? (u->text ? u->text : "") : NULL;
+}
+
+/* A new value with class cls (-1: the value is its own class). */
+static int rx_uerr_add(int cls, int *out, const char *fn)
+{
+    rx_uerr_t *n = realloc(rx_uerrs, sizeof *n * (size_t)(rx_nuerr + 1));
+    if (!n)
+        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    rx_uerrs = n;
+    int v = MPI_ERR_LASTCODE + 1 + rx_nuerr;
+    n[rx_nuerr++] = (rx_uerr_t){cls < 0 ? v : cls, NULL};
+    *out = v;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    RX_CHECK_INIT("MPI_Add_error_class");
+    if (!errorclass)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Add_error_class", "errorclass is NULL");
+    return rx_uerr_add(-1, errorclass, "MPI_Add_error_class");
+}
+RX_ALIAS(Add_error_class)
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    const char *fn = "MPI_Add_error_code";
+    RX_CHECK_INIT(fn);
+    if (!errorcode)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "errorcode is NULL");
+    rx_uerr_t *u = rx_uerr(errorclass);
+    int predefined = errorclass >= 0 && errorclass < MPI_ERR_LASTCODE &&
+                     strcmp(rx_mpi_class_name(errorclass), "MPI_ERR_UNKNOWN") != 0;
+    if (!predefined && errorclass != MPI_ERR_UNKNOWN && (!u || u->cls != errorclass))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d is not an error class", errorclass);
+    return rx_uerr_add(errorclass, errorcode, fn);
+}
+RX_ALIAS(Add_error_code)
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    const char *fn = "MPI_Add_error_string";
+    RX_CHECK_INIT(fn);
+    rx_uerr_t *u = rx_uerr(errorcode);
+    if (!u)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d is not a code or class the program added",
+                          errorcode);
+    if (!string || strnlen(string, MPI_MAX_ERROR_STRING) >= MPI_MAX_ERROR_STRING)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "string NULL or MPI_MAX_ERROR_STRING long");
+    char *t = strdup(string);
+    if (!t)
+        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    free(u->text);
+    u->text = t;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Add_error_string)

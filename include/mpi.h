@@ -123,12 +123,26 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX                  ((MPI_Datatype)0x4c000030)
 #define MPI_DOUBLE_COMPLEX           ((MPI_Datatype)0x4c000031)
 #define MPI_2INTEGER                 ((MPI_Datatype)0x4c000032)
+/* optional Fortran types (MPI-4.1 3.2.2; no MPI_REAL2) */
+#define MPI_INTEGER1                 ((MPI_Datatype)0x4c000033)
+#define MPI_INTEGER2                 ((MPI_Datatype)0x4c000034)
+#define MPI_INTEGER4                 ((MPI_Datatype)0x4c000035)
+#define MPI_INTEGER8                 ((MPI_Datatype)0x4c000036)
+#define MPI_INTEGER16                ((MPI_Datatype)0x4c000037)
+#define MPI_REAL4                    ((MPI_Datatype)0x4c000038)
+#define MPI_REAL8                    ((MPI_Datatype)0x4c000039)
+#define MPI_REAL16                   ((MPI_Datatype)0x4c00003a)
+#define MPI_COMPLEX8                 ((MPI_Datatype)0x4c00003b)
+#define MPI_COMPLEX16                ((MPI_Datatype)0x4c00003c)
+#define MPI_COMPLEX32                ((MPI_Datatype)0x4c00003d)
+#define MPI_LOGICAL1                 ((MPI_Datatype)0x4c00003e)
+#define MPI_LOGICAL2                 ((MPI_Datatype)0x4c00003f)
+#define MPI_LOGICAL4                 ((MPI_Datatype)0x4c000040)
+#define MPI_LOGICAL8                 ((MPI_Datatype)0x4c000041)
+#define MPI_2REAL                    ((MPI_Datatype)0x4c000042)
+#define MPI_2DOUBLE_PRECISION        ((MPI_Datatype)0x4c000043)
 #define MPI_LONG_LONG_INT            MPI_LONG_LONG
 #define MPI_C_COMPLEX                MPI_C_FLOAT_COMPLEX
-#define MPI_REAL4                    MPI_FLOAT
-#define MPI_REAL8                    MPI_DOUBLE
-#define MPI_INTEGER4                 MPI_INT32_T
-#define MPI_INTEGER8                 MPI_INT64_T
 
 /* special values */
 #define MPI_ANY_SOURCE   (-1)
@@ -388,6 +402,13 @@ RX_MPI_API(int, Cancel, (MPI_Request *request))
 RX_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
 RX_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 RX_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+RX_MPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
+                                 MPI_Count *count))
+RX_MPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+RX_MPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+RX_MPI_API(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb,
+                                         MPI_Count *true_extent))
+RX_MPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 RX_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
 RX_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 RX_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
@@ -678,6 +699,7 @@ enum { MPI_COMBINER_NAMED = 1, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS, MPI_CO
        MPI_COMBINER_INDEXED_BLOCK, MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT,
        MPI_COMBINER_SUBARRAY, MPI_COMBINER_DARRAY, MPI_COMBINER_RESIZED };
 enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };
+enum { MPI_TYPECLASS_REAL = 1, MPI_TYPECLASS_INTEGER = 2, MPI_TYPECLASS_COMPLEX = 3 };
 enum { MPI_DISTRIBUTE_BLOCK = 121, MPI_DISTRIBUTE_CYCLIC = 122, MPI_DISTRIBUTE_NONE = 123 };
 #define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 RX_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))

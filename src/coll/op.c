@@ -42,7 +42,9 @@ typedef void rx_op_fn(const void *restrict in, void *restrict inout, size_t coun
 #define RX_UARITH(T)                                                                \
     __typeof__(__builtin_choose_expr(                                               \
         sizeof(T) <= sizeof(unsigned), 0u,                                          \
-        __builtin_choose_expr(sizeof(T) <= sizeof(unsigned long), 0ul, 0ull)))
+        __builtin_choose_expr(sizeof(T) <= sizeof(unsigned long), 0ul,             \
+                              __builtin_choose_expr(sizeof(T) <= 8, 0ull,           \
+                                                    (unsigned __int128)0))))
 
 static inline int rx_isnan_f(float x) { return x != x; }
 static inline int rx_isnan_d(double x) { return x != x; }

@@ -30,6 +30,9 @@ typedef struct { long v; int i; } rx_long_int_t;
 typedef struct { int v; int i; } rx_2int_t;
 typedef struct { short v; int i; } rx_short_int_t;
 typedef struct { long double v; int i; } rx_long_double_int_t;
+typedef struct { float v, i; } rx_2real_t;      /* Fortran pairs: index of the value's type */
+typedef struct { double v, i; } rx_2double_t;
+typedef _Complex _Float128 rx_complex32_t;     /* gfortran's COMPLEX(16) */
 
 #define RX_BASIC_LIST(RX_BASIC)                                            \
     RX_BASIC(1, char, MPI_CHAR, CINT)                                      \
@@ -81,10 +84,29 @@ typedef struct { long double v; int i; } rx_long_double_int_t;
     RX_BASIC(47, char, MPI_CHARACTER, NONE)                                \
     RX_BASIC(48, float _Complex, MPI_COMPLEX, CPLX)                        \
     RX_BASIC(49, double _Complex, MPI_DOUBLE_COMPLEX, CPLX)                \
-    RX_BASIC(50, rx_2int_t, MPI_2INTEGER, PAIR)
+    RX_BASIC(50, rx_2int_t, MPI_2INTEGER, PAIR)                           \
+    RX_BASIC(51, int8_t, MPI_INTEGER1, FINT)                               \
+    RX_BASIC(52, int16_t, MPI_INTEGER2, FINT)                              \
+    RX_BASIC(53, int32_t, MPI_INTEGER4, FINT)                              \
+    RX_BASIC(54, int64_t, MPI_INTEGER8, FINT)                              \
+    RX_BASIC(55, __int128, MPI_INTEGER16, FINT)                            \
+    RX_BASIC(56, float, MPI_REAL4, FLOAT)                                  \
+    RX_BASIC(57, double, MPI_REAL8, FLOAT)                                 \
+    RX_BASIC(58, _Float128, MPI_REAL16, FLOAT)                             \
+    RX_BASIC(59, float _Complex, MPI_COMPLEX8, CPLX)                       \
+    RX_BASIC(60, double _Complex, MPI_COMPLEX16, CPLX)                     \
+    RX_BASIC(61, rx_complex32_t, MPI_COMPLEX32, CPLX)                      \
+    RX_BASIC(62, int8_t, MPI_LOGICAL1, LOGIC)                              \
+    RX_BASIC(63, int16_t, MPI_LOGICAL2, LOGIC)                             \
+    RX_BASIC(64, int32_t, MPI_LOGICAL4, LOGIC)                             \
+    RX_BASIC(65, int64_t, MPI_LOGICAL8, LOGIC)                             \
+    RX_BASIC(66, rx_2real_t, MPI_2REAL, PAIR)                              \
+    RX_BASIC(67, rx_2double_t, MPI_2DOUBLE_PRECISION, PAIR)
 
-/* MPI_2INTEGER is a pair of Fortran integers (same layout as rx_2int_t). */
-#define RX_BASIC_COUNT 51 /* one past the largest ID */
+/* MPI_2INTEGER is a pair of Fortran integers (same layout as rx_2int_t).
+ * 51-67: the optional sized Fortran types of MPI-4.1 §3.2.2 that gfortran
+ * has (REAL*2 has no C type here and is not provided). */
+#define RX_BASIC_COUNT 68 /* one past the largest ID */
 
 enum rx_basic_class { RX_CLASS_NONE, RX_CLASS_CINT, RX_CLASS_FINT, RX_CLASS_FLOAT,
                       RX_CLASS_CPLX, RX_CLASS_LOGIC, RX_CLASS_BYTE, RX_CLASS_PAIR };

@@ -40,8 +40,16 @@ static size_t rx_pair_value_size(int id)
     case 35: return sizeof(long);
     case 37: return sizeof(short);
     case 38: return sizeof(long double);
+    case 66: return sizeof(float);  /* MPI_2REAL */
+    case 67: return sizeof(double); /* MPI_2DOUBLE_PRECISION */
     default: return sizeof(int); /* MPI_2INT, MPI_2INTEGER */
     }
+}
+
+/* The Fortran pairs index by a value of their own type, the others by int. */
+static size_t rx_pair_index_size(int id)
+{
+    return id == 66 || id == 67 ? rx_pair_value_size(id) : sizeof(int);
 }
 
 int rx_dtype_init(void)
@@ -70,12 +78,12 @@ int rx_dtype_init(void)
         d->runs->count = 1;
         d->nruns = 1;
         if (rx_basic_info[i].cls == RX_CLASS_PAIR) { /* MPI counts the members only */
-            size_t v = rx_pair_value_size(i);
-            d->size = v + sizeof(int);
+            size_t v = rx_pair_value_size(i), x = rx_pair_index_size(i);
+            d->size = v + x;
             rx_basic_blocks[i][0].len = v;
-            /* the index follows the value at int alignment */
-            rx_basic_blocks[i][1].off = (intptr_t)((v + sizeof(int) - 1) & ~(sizeof(int) - 1));
-            rx_basic_blocks[i][1].len = sizeof(int);
+            /* the index follows the value at its own alignment */
+            rx_basic_blocks[i][1].off = (intptr_t)((v + x - 1) & ~(x - 1));
+            rx_basic_blocks[i][1].len = x;
             d->nblocks = 2;
         }
         d->wire = d->size;

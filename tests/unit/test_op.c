@@ -82,6 +82,23 @@ static const struct { const char *name; enum grp g, ext; } expect[RX_BASIC_COUNT
     [48] = {"MPI_COMPLEX", G_CPLX, 0},
     [49] = {"MPI_DOUBLE_COMPLEX", G_CPLX, 0},
     [50] = {"MPI_2INTEGER", G_PAIR, 0},
+    [51] = {"MPI_INTEGER1", G_FINT, 0},
+    [52] = {"MPI_INTEGER2", G_FINT, 0},
+    [53] = {"MPI_INTEGER4", G_FINT, 0},
+    [54] = {"MPI_INTEGER8", G_FINT, 0},
+    [55] = {"MPI_INTEGER16", G_FINT, 0},
+    [56] = {"MPI_REAL4", G_FLOAT, 0},
+    [57] = {"MPI_REAL8", G_FLOAT, 0},
+    [58] = {"MPI_REAL16", G_FLOAT, 0},
+    [59] = {"MPI_COMPLEX8", G_CPLX, 0},
+    [60] = {"MPI_COMPLEX16", G_CPLX, 0},
+    [61] = {"MPI_COMPLEX32", G_CPLX, 0},
+    [62] = {"MPI_LOGICAL1", G_LOGIC, 0},
+    [63] = {"MPI_LOGICAL2", G_LOGIC, 0},
+    [64] = {"MPI_LOGICAL4", G_LOGIC, 0},
+    [65] = {"MPI_LOGICAL8", G_LOGIC, 0},
+    [66] = {"MPI_2REAL", G_PAIR, 0},
+    [67] = {"MPI_2DOUBLE_PRECISION", G_PAIR, 0},
 };
 
 static int std_valid(int op, enum grp g)
@@ -339,10 +356,12 @@ static const struct { long double v; int i; } pair_seeds[] = {
            uint64_t v;                                                            \
            if (!ref_int(op, (T)-1 < (T)1, (uint64_t)a, (uint64_t)b, &v))          \
                return 0;                                                          \
-           r = (T)v;,                                                             \
+           r = sizeof(T) > 8 ? (T)(int64_t)v : (T)v;,                             \
            x == y,                                                                \
+           /* wider than the 64-bit reference: seeds whose results fit 64 bits */ \
            for (; n < N_INT_SEEDS; n++)                                           \
-               s[n] = (T)(unsigned long long)int_seeds[n];)
+               s[n] = sizeof(T) > 8 ? (T)(int32_t)(uint32_t)int_seeds[n]          \
+                                    : (T)(unsigned long long)int_seeds[n];)
 
 #define T_FLT(ID, T)                                                              \
     T_GLUE(ID, T, N_FLT_SEEDS,                                                    \

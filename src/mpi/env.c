@@ -2,6 +2,7 @@
  * Environment: init / finalize, versions, timers. */
 #include "coll/coll_shm.h"
 #include "coll/offload.h"
+#include "env_share.h"
 #include "mpi_impl.h"
 #include "trace.h"
 #include "boot/boot.h"
@@ -14,13 +15,40 @@
 #include <time.h>
 #include <unistd.h>
 
-static int rx_init_common(int required, int *provided, const char *fn)
+/* Who holds the runtime (env_share.h), and whether MPI_Finalize came. */
+static int rx_env_users, rx_env_mpi_done;
+
+int rx_env_holds(int user) { return (rx_env_users & user) != 0; }
+
+static int rx_runtime_start(int required, int *provided, const char *fn);
+
+int rx_env_start(int user, int required, int *provided, const char *fn)
 {
-    if (rx_rt.initialized || rx_rt.finalized) {
-        fprintf(stderr, "rdmx: %s: MPI was already %s (MPI_ERR_OTHER)\n", fn,
-                rx_rt.finalized ? "finalized" : "initialized");
+    if (rx_rt.initialized && !rx_rt.finalized && !(rx_env_users & user) &&
+        !(user == RX_ENV_MPI && rx_env_mpi_done)) {
+        rx_env_users |= user; /* the other library started it */
+        if (provided)
+            *provided = rx_rt.thread_level;
+        return MPI_SUCCESS;
+    }
+    if (rx_rt.initialized || rx_rt.finalized || (user == RX_ENV_MPI && rx_env_mpi_done)) {
+        fprintf(stderr, "rdmx: %s: %s was already %s (MPI_ERR_OTHER)\n", fn,
+                user == RX_ENV_MPI ? "MPI" : "the runtime",
+                rx_rt.finalized || rx_env_mpi_done ? "finalized" : "initialized");
         _exit(MPI_ERR_OTHER);
     }
+    int rc = rx_runtime_start(required, provided, fn);
+    rx_env_users |= user;
+    return rc;
+}
+
+static int rx_init_common(int required, int *provided, const char *fn)
+{
+    return rx_env_start(RX_ENV_MPI, required, provided, fn);
+}
+
+static int rx_runtime_start(int required, int *provided, const char *fn)
+{
     int rc = rx_dtype_init();
     if (rc == RX_OK)
         rc = rx_opobj_init();
@@ -72,11 +100,49 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 }
 RX_ALIAS(Init_thread)
 
+static int rx_runtime_stop(void);
+
+/* MPI's own pieces, ended once (by MPI_Finalize or the runtime's stop) */
+static void rx_mpi_part_fini(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    rx_mpi_trace_finish();
+    rx_bsend_fini();
+}
+
 int PMPI_Finalize(void)
 {
     RX_CHECK_INIT("MPI_Finalize");
-    rx_mpi_trace_finish();
-    rx_bsend_fini();
+    if (rx_env_mpi_done)
+        return rx_mpi_err(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI was already finalized");
+    rx_env_mpi_done = 1;
+    if (rx_env_users & RX_ENV_SHMEM) {
+        /* OpenSHMEM still runs on it: only MPI's own end */
+        rx_env_users &= ~RX_ENV_MPI;
+        rx_mpi_part_fini();
+        int rc = rx_coll_barrier(rx_comm_world());
+        fflush(stdout);
+        return rc == RX_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+    }
+    return rx_runtime_stop();
+}
+RX_ALIAS(Finalize)
+
+int rx_env_stop(int user)
+{
+    rx_env_users &= ~user;
+    if (rx_env_users || !rx_rt.initialized || rx_rt.finalized)
+        return MPI_SUCCESS;
+    return rx_runtime_stop();
+}
+
+static int rx_runtime_stop(void)
+{
+    rx_env_users = 0;
+    rx_mpi_part_fini();
     int rc = rx_coll_barrier(rx_comm_world());
     /* operations still with the offload thread complete (and may reclaim
      * communicators freed meanwhile) while the engine still runs */
@@ -92,7 +158,6 @@ int PMPI_Finalize(void)
         rc = frc;
     return rc == RX_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
-RX_ALIAS(Finalize)
 
 int PMPI_Initialized(int *flag)
 {
@@ -111,7 +176,7 @@ int PMPI_Finalized(int *flag)
         return rx_rt.initialized && !rx_rt.finalized
                    ? rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL")
                    : MPI_ERR_ARG;
-    *flag = rx_rt.finalized;
+    *flag = rx_rt.finalized || rx_env_mpi_done;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Finalized)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * SHMEM start-up and shutdown, PE queries, fatal misuse.
  *
- * shmem_init starts the rdmx runtime unless MPI_Init already did (and then
- * MPI_Init after it finds the runtime running, see docs/shmem.md), takes a
+ * shmem_init starts the rdmx runtime unless MPI_Init already did (MPI_Init
+ * after it joins the running one; the last of MPI_Finalize and
+ * shmem_finalize stops it: src/mpi/env_share.h), takes a
  * private duplicate of the world for its collectives and creates the
  * symmetric windows. A program that returns from main without
  * shmem_finalize is finalized at exit, as the standard requires. */
@@ -10,6 +11,7 @@
 #include "boot/boot.h"
 #include "coll/coll.h"
 #include "core/rt.h"
+#include "mpi/env_share.h"
 #include "mpi/mpi_impl.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -67,27 +69,14 @@ static int rx_sh_start(int requested, int *provided)
         fprintf(stderr, "shmem_init: called after shmem_finalize\n");
         return -1;
     }
-    int mpi_up = 0, mpi_done = 0;
-    PMPI_Initialized(&mpi_up);
-    PMPI_Finalized(&mpi_done);
-    if (mpi_done) {
-        fprintf(stderr, "shmem_init: called after MPI_Finalize\n");
-        return -1;
-    }
-    int prov = SHMEM_THREAD_SINGLE;
-    if (!mpi_up) {
-        int mreq = requested <= SHMEM_THREAD_SINGLE       ? MPI_THREAD_SINGLE
-                   : requested == SHMEM_THREAD_FUNNELED   ? MPI_THREAD_FUNNELED
-                   : requested == SHMEM_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
-                                                          : MPI_THREAD_MULTIPLE;
-        int mprov;
-        if (PMPI_Init_thread(NULL, NULL, mreq, &mprov) != MPI_SUCCESS)
-            return -1;
-        rx_sh.started_mpi = 1;
-    }
+    int mreq = requested <= SHMEM_THREAD_SINGLE       ? MPI_THREAD_SINGLE
+               : requested == SHMEM_THREAD_FUNNELED   ? MPI_THREAD_FUNNELED
+               : requested == SHMEM_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                                                      : MPI_THREAD_MULTIPLE;
     int mprov = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&mprov);
-    prov = mprov >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : mprov;
+    if (rx_env_start(RX_ENV_SHMEM, mreq, &mprov, "shmem_init") != MPI_SUCCESS)
+        return -1;
+    int prov = mprov >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : mprov;
     MPI_Comm dup;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
         return -1;
@@ -144,10 +133,7 @@ void shmem_finalize(void)
     PMPI_Comm_free(&rx_sh.world_handle);
     rx_sh.world = NULL;
     rx_sh.finalized = 1;
-    int done = 0;
-    PMPI_Finalized(&done);
-    if (rx_sh.started_mpi && !done)
-        PMPI_Finalize();
+    rx_env_stop(RX_ENV_SHMEM);
 }
 
 void shmem_global_exit(int status)

@@ -36,7 +36,6 @@ enum { RX_SH_HEAP, RX_SH_DATA, RX_SH_NSEG };
 typedef struct rx_sh_state {
     int initialized, finalized;
     int me, npes;
-    int started_mpi;            /* shmem_init started the runtime: finalize stops it */
     int world_handle;           /* MPI_Comm: private duplicate of the world */
     rx_comm_t *world;
     rx_sh_seg_t seg[RX_SH_NSEG];

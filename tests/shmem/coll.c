@@ -146,8 +146,6 @@ int main(void)
     }
     shmem_free(bs);
     shmem_free(b);
-    shmem_free(rd);
-    shmem_free(rs);
     SHT_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEM_TEAM_INVALID) == -1,
               "translate to invalid");
     SHT_CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "invalid team my_pe");
@@ -166,8 +164,15 @@ int main(void)
     TEST_RED1(unsigned, uint, xor, REF_XOR, xt)
     shmem_team_destroy(xt);
     shmem_team_destroy(yt);
-    int shn = shmem_team_n_pes(SHMEM_TEAM_SHARED);
-    SHT_CHECK(shn == n, "one node: SHMEM_TEAM_SHARED has every PE (%d)", shn);
+    /* SHMEM_TEAM_SHARED: exactly the PEs whose heap shmem_ptr reaches */
+    int shn = shmem_team_n_pes(SHMEM_TEAM_SHARED), reach = 0;
+    for (int p = 0; p < n; p++) {
+        int in = shmem_team_translate_pe(SHMEM_TEAM_WORLD, p, SHMEM_TEAM_SHARED) >= 0;
+        int mapped = shmem_ptr(rs, p) != NULL;
+        reach += mapped;
+        SHT_CHECK(in == mapped, "PE %d: in SHMEM_TEAM_SHARED %d, shmem_ptr %d", p, in, mapped);
+    }
+    SHT_CHECK(shn == reach && shn >= 1, "SHMEM_TEAM_SHARED size %d", shn);
 
     /* C11 generic interfaces */
     static long gx, gy[4];
@@ -188,6 +193,8 @@ int main(void)
     shmem_sum_reduce(SHMEM_TEAM_WORLD, ddst, dsrc, 3);
     SHT_CHECK(ddst[1] == 2.5 * n, "generic sum_reduce on static data");
     shmem_sync(SHMEM_TEAM_WORLD);
+    shmem_free(rd);
+    shmem_free(rs);
     shmem_free(asrc);
     shmem_free(adst);
     shmem_free(csrc);

@@ -7,7 +7,7 @@
 #include <sched.h>
 #include <time.h>
 
-#define RX_HOOK_MAX 8
+#define RX_HOOK_MAX 16 /* eight were taken once the MPI layer had its own request watchers */
 /* Each hook may own a count of messages it holds for lack of ring space (one
  * per producer: a flag shared by the layers was cleared by one of them while
  * the other still had messages queued). */

@@ -15,8 +15,10 @@
 #include "util/log.h"
 #include "util/status.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rx_schedule_args(const char *algo, uint32_t n, uint64_t bytes, rx_sched_args_t *out)
 {
@@ -237,6 +239,73 @@ static int rx_cw_add_rank(rx_cw_t *c, const rx_sched_t *s, rx_step_t **buf, uint
     return rc;
 }
 
+/* One builder thread: ranks lo .. hi - 1 into its own runs and steps (rank_run relative to them). */
+typedef struct rx_cw_part {
+    rx_cw_t c;
+    rx_sched_args_t a;
+    uint32_t lo, hi, maxr;
+    uint64_t *rank_run; /* hi - lo entries */
+    int rc;
+    pthread_t th;
+    int started;
+} rx_cw_part_t;
+
+static void *rx_cw_build(void *arg)
+{
+    rx_cw_part_t *pt = arg;
+    rx_sched_t s;
+    rx_sched_init(&s);
+    rx_step_t *buf = NULL;
+    uint32_t bufcap = 0;
+    int rc = RX_OK;
+    for (uint32_t r = pt->lo; r < pt->hi && !rc; r++) {
+        pt->a.rank = (int)r;
+        pt->rank_run[r - pt->lo] = pt->c.nruns;
+        if (!(rc = rx_sched_build(&s, &pt->a)) && s.err)
+            rc = RX_ERR_NOMEM;
+        if (!rc)
+            rc = rx_cw_add_rank(&pt->c, &s, &buf, &bufcap);
+        pt->c.nrounds[r] = s.nround;
+        if (s.nround > pt->maxr)
+            pt->maxr = s.nround;
+    }
+    rx_sched_free(&s);
+    free(buf);
+    pt->rc = rc;
+    return NULL;
+}
+
+/* Appends part q's runs and steps to c (step indexes and run offsets moved along). */
+static int rx_cw_merge(rx_cw_t *c, const rx_cw_part_t *q)
+{
+    uint64_t r0 = c->nruns, s0 = c->nsteps;
+    if (s0 + q->c.nsteps > UINT32_MAX)
+        return RX_ERR_OVERFLOW;
+    rx_cw_run_t *x = realloc(c->runs, (r0 + q->c.nruns + 1) * sizeof *x);
+    if (x)
+        c->runs = x;
+    rx_step_t *y = x ? realloc(c->steps, (s0 + q->c.nsteps + 1) * sizeof *y) : NULL;
+    if (y)
+        c->steps = y;
+    uint32_t *z = y ? realloc(c->stride, (s0 + q->c.nsteps + 1) * sizeof *z) : NULL;
+    if (!z)
+        return RX_ERR_NOMEM;
+    c->stride = z;
+    for (uint64_t i = 0; i < q->c.nruns; i++) {
+        c->runs[r0 + i] = q->c.runs[i];
+        c->runs[r0 + i].step0 += (uint32_t)s0;
+    }
+    memcpy(c->steps + s0, q->c.steps, q->c.nsteps * sizeof *c->steps);
+    memcpy(c->stride + s0, q->c.stride, q->c.nsteps * sizeof *c->stride);
+    for (uint32_t r = q->lo; r < q->hi; r++)
+        c->rank_run[r] = r0 + q->rank_run[r - q->lo];
+    c->nruns += q->c.nruns;
+    c->nsteps += q->c.nsteps;
+    c->runcap = c->nruns + 1;
+    c->stepcap = c->nsteps + 1;
+    return RX_OK;
+}
+
 int rx_workload_collective(const char *algo, uint32_t n, uint64_t bytes, rx_workload_t *w)
 {
     memset(w, 0, sizeof *w);
@@ -250,24 +319,47 @@ int rx_workload_collective(const char *algo, uint32_t n, uint64_t bytes, rx_work
     c->p = n;
     c->rank_run = malloc(((size_t)n + 1) * sizeof *c->rank_run);
     c->nrounds = malloc((size_t)n * sizeof *c->nrounds);
-    rx_sched_t s;
-    rx_sched_init(&s);
-    rx_step_t *buf = NULL;
-    uint32_t bufcap = 0, maxr = 0;
-    rc = c->rank_run && c->nrounds ? RX_OK : RX_ERR_NOMEM;
-    for (uint32_t r = 0; r < n && !rc; r++) {
-        a.rank = (int)r;
-        c->rank_run[r] = c->nruns;
-        if (!(rc = rx_sched_build(&s, &a)) && s.err)
+    /* building is O(p) per rank for the ring and pairwise algorithms: large counts use every CPU,
+     * each thread a contiguous range of ranks, merged in rank order (the result does not depend
+     * on the thread count) */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t nth = n >= 1024 && cpus > 1 ? (uint32_t)(cpus < 8 ? cpus : 8) : 1, maxr = 0;
+    rx_cw_part_t *pt = calloc(nth, sizeof *pt);
+    rc = c->rank_run && c->nrounds && pt ? RX_OK : RX_ERR_NOMEM;
+    for (uint32_t i = 0; i < nth && !rc; i++) {
+        pt[i].a = a;
+        pt[i].lo = (uint32_t)((uint64_t)n * i / nth);
+        pt[i].hi = (uint32_t)((uint64_t)n * (i + 1) / nth);
+        pt[i].c.p = n;
+        pt[i].c.nrounds = c->nrounds; /* disjoint ranges of one array */
+        if (!(pt[i].rank_run = malloc(((size_t)(pt[i].hi - pt[i].lo) + 1) * sizeof *pt[i].rank_run)))
             rc = RX_ERR_NOMEM;
-        if (!rc)
-            rc = rx_cw_add_rank(c, &s, &buf, &bufcap);
-        c->nrounds[r] = s.nround;
-        if (s.nround > maxr)
-            maxr = s.nround;
     }
-    rx_sched_free(&s);
-    free(buf);
+    for (uint32_t i = 1; i < nth && !rc; i++)
+        pt[i].started = !pthread_create(&pt[i].th, NULL, rx_cw_build, &pt[i]);
+    if (!rc)
+        rx_cw_build(&pt[0]);
+    for (uint32_t i = 1; i < nth && !rc; i++)
+        if (!pt[i].started) /* no thread: build the range here */
+            rx_cw_build(&pt[i]);
+    for (uint32_t i = 0; i < nth && pt; i++) {
+        if (pt[i].started)
+            pthread_join(pt[i].th, NULL);
+        if (!rc)
+            rc = pt[i].rc;
+    }
+    for (uint32_t i = 0; i < nth && !rc; i++) {
+        rc = rx_cw_merge(c, &pt[i]);
+        if (pt[i].maxr > maxr)
+            maxr = pt[i].maxr;
+    }
+    for (uint32_t i = 0; pt && i < nth; i++) {
+        free(pt[i].c.runs);
+        free(pt[i].c.steps);
+        free(pt[i].c.stride);
+        free(pt[i].rank_run);
+    }
+    free(pt);
     if (rc) {
         rx_cw_destroy(c);
         return rc;

@@ -747,6 +747,14 @@ RX_MPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, vo
                        int outsize, int *position, MPI_Comm comm))
 RX_MPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
                          int outcount, MPI_Datatype datatype, MPI_Comm comm))
+RX_MPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int incount,
+                                MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                                MPI_Aint *position))
+RX_MPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
+                                  MPI_Aint *position, void *outbuf, int outcount,
+                                  MPI_Datatype datatype))
+RX_MPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+                                     MPI_Aint *size))
 RX_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 RX_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 RX_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))

@@ -125,4 +125,26 @@ int rx_schedule_generate(FILE *f, const char *algo, uint32_t nranks, uint64_t by
  * by a constant stride), without the text. */
 int rx_workload_collective(const char *algo, uint32_t nranks, uint64_t bytes, rx_workload_t *w);
 
+/* In-network allreduce (innet.c, docs/topo.md "In-network reduction"): SHARP-style aggregation in
+ * the switches of one tree rooted at the switch nearest to the job's leaf switches. */
+typedef struct rx_innet_opts {
+    double agg_bw;   /* B/s of results one switch's aggregation unit produces for the tree (0: host link rate) */
+    double agg_lat;  /* s a switch takes per operation besides the bytes */
+    uint64_t chunk;  /* most bytes one aggregation operation carries */
+    uint32_t window; /* operations in flight per tree */
+} rx_innet_opts_t;
+typedef struct rx_innet_info {
+    uint32_t root, depth, switches; /* root vertex, switch levels below it, switches in the tree */
+    uint64_t ops;                   /* aggregation operations */
+    double op_bytes;                /* bytes per operation */
+    double t_op, stage;             /* one operation's round trip; the slowest step of one (s) */
+    double rate_cap;                /* B/s the tree sustains: min(op / stage, window x op / t_op) */
+    double local;                   /* s spent combining and handing out among ranks of one node */
+} rx_innet_info_t;
+void rx_innet_opts_default(rx_innet_opts_t *o);
+/* Completion time and link loads of an allreduce of `bytes` over nranks ranks (rank_node as in
+ * rx_sim_opts_t; so gives compute_bw and intra_bw); res is released with rx_sim_result_free. */
+int rx_innet_allreduce(const rx_topo_t *t, uint32_t nranks, uint64_t bytes, const uint32_t *rank_node,
+                       const rx_innet_opts_t *o, const rx_sim_opts_t *so, rx_sim_result_t *res, rx_innet_info_t *info);
+
 #endif

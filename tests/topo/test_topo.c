@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * rdmx-topo library tests: published sizes, routing, simulator validation, loaders, placement.
  * Usage: test_topo CASE [DATADIR]; each case exits non-zero on the first failed check. */
+#include "check.h"
 #include "topo/place.h"
 #include "topo/route.h"
 #include "topo/sim.h"
@@ -15,17 +16,6 @@
 #include <unistd.h>
 
 static const char *datadir = ".";
-static int failures;
-
-#define CHECK(cond, ...)                                                                                         \
-    do {                                                                                                         \
-        if (!(cond)) {                                                                                           \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                     \
-            fprintf(stderr, __VA_ARGS__);                                                                        \
-            fprintf(stderr, "\n");                                                                               \
-            failures++;                                                                                          \
-        }                                                                                                        \
-    } while (0)
 
 static rx_topo_t *fabric(const char *spec)
 {

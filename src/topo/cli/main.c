@@ -34,6 +34,9 @@ static void rx_usage(FILE *f)
             "common:  --link CLASS:BW (e.g. host:100G, global:25G)  --link lat:CLASS:TIME (e.g. lat:all:100ns)\n"
             "sim:     -n RANKS  --bytes B  --routing dmodk|ecmp|minimal|valiant|ugal|ugal-l  --seed S\n"
             "         --algo ALGO (a collective built in memory, as rdmx-topo schedule writes it)\n"
+            "         --algo allreduce-innet (reduction in the switches of one aggregation tree) with\n"
+            "           --innet-bw BW (per switch, default the host link rate) --innet-lat TIME (per switch and\n"
+            "           operation, 200ns)  --innet-chunk B (bytes per operation, 256)  --innet-window N (8)\n"
             "         --pattern alltoall|alltoall-xor|shift|permutation|uniform|halo3d|adversarial\n"
             "         --shift S  --flows K (uniform)  --grid XxYxZ (halo3d)  --iterations I\n"
             "         --sync phase|rank  --compute-bw BW  --placement linear|random|bestfit|scotch|spread|auto|hostfile:FILE\n"
@@ -55,7 +58,7 @@ static void rx_usage(FILE *f)
 enum {
     O_PATTERN = 256, O_SCHEDULE, O_BYTES, O_ROUTING, O_SEED, O_SHIFT, O_FLOWS, O_GRID, O_ITER, O_SYNC, O_CBW,
     O_PLACEMENT, O_FREE, O_CSV, O_SVG, O_PNG, O_TOP, O_LINK, O_ALGO, O_MATRIX, O_METHOD, O_HOSTFILE, O_SIMULATE, O_FULL,
-    O_THREADS, O_NOREUSE, O_JOB, O_SVGVIEW,
+    O_THREADS, O_NOREUSE, O_JOB, O_SVGVIEW, O_INNET_BW, O_INNET_LAT, O_INNET_CHUNK, O_INNET_WINDOW,
 };
 
 static const struct option rx_opts[] = {
@@ -74,7 +77,9 @@ static const struct option rx_opts[] = {
     {"hostfile", required_argument, 0, O_HOSTFILE}, {"simulate", no_argument, 0, O_SIMULATE},
     {"full-solve", no_argument, 0, O_FULL},       {"threads", required_argument, 0, O_THREADS},
     {"no-reuse", no_argument, 0, O_NOREUSE},       {"job", required_argument, 0, O_JOB},
-    {"svg-view", required_argument, 0, O_SVGVIEW},
+    {"svg-view", required_argument, 0, O_SVGVIEW}, {"innet-bw", required_argument, 0, O_INNET_BW},
+    {"innet-lat", required_argument, 0, O_INNET_LAT}, {"innet-chunk", required_argument, 0, O_INNET_CHUNK},
+    {"innet-window", required_argument, 0, O_INNET_WINDOW},
     {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0},
 };
 
@@ -86,6 +91,7 @@ typedef struct rx_cli {
     uint64_t bytes, seed;
     long shift;
     double compute_bw;
+    rx_innet_opts_t innet;
 } rx_cli_t;
 
 static int rx_parse_u(const char *s, uint64_t *v)
@@ -203,6 +209,23 @@ static int rx_cli_parse(int argc, char **argv, rx_cli_t *c)
             if (c->njobs == 16)
                 goto bad;
             c->jobs[c->njobs++] = optarg;
+            break;
+        case O_INNET_BW:
+            if (rx_topo_parse_bw(optarg, &c->innet.agg_bw) || !(c->innet.agg_bw > 0))
+                goto bad;
+            break;
+        case O_INNET_LAT:
+            if (rx_topo_parse_time(optarg, &c->innet.agg_lat) || !(c->innet.agg_lat >= 0))
+                goto bad;
+            break;
+        case O_INNET_CHUNK:
+            if (rx_parse_u(optarg, &c->innet.chunk) || c->innet.chunk == 0)
+                goto bad;
+            break;
+        case O_INNET_WINDOW:
+            if (rx_parse_u(optarg, &v) || v == 0 || v > 1000000)
+                goto bad;
+            c->innet.window = (uint32_t)v;
             break;
         case O_THREADS:
             if (rx_parse_u(optarg, &v) || v == 0 || v > 64)
@@ -519,6 +542,71 @@ static int rx_cmd_jobs(rx_cli_t *c, rx_topo_t *t, rx_sim_opts_t *o)
     return rc;
 }
 
+/* the figures, the CSV, SVG and PNG of a simulation; releases res */
+static int rx_sim_outputs(rx_cli_t *c, rx_topo_t *t, rx_sim_result_t *res, const char *title)
+{
+    int rc = RX_OK;
+    rx_sim_print(t, res, c->top ? c->top : 5, stdout);
+    if (c->csv)
+        rc = rx_sim_write_csv(t, res, c->csv);
+    if (!rc && (c->svg || c->png)) {
+        char svg[4096];
+        snprintf(svg, sizeof svg, "%s", c->svg ? c->svg : c->png);
+        if (!c->svg)
+            snprintf(svg + strlen(svg), sizeof svg - strlen(svg), ".svg");
+        rc = rx_sim_write_svg(t, res, title, svg, c->svg_view);
+        if (!rc && c->png) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                execlp("rsvg-convert", "rsvg-convert", "-o", c->png, svg, (char *)NULL);
+                _exit(127);
+            }
+            int st = 0;
+            if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+                rx_log_error("rdmx-topo: PNG needs rsvg-convert (Debian package librsvg2-bin); the SVG is %s", svg);
+                rc = RX_ERR_UNSUPPORTED;
+            }
+            if (!c->svg)
+                unlink(svg);
+        }
+    }
+    rx_sim_result_free(res);
+    return rc;
+}
+
+/* sim --algo allreduce-innet: the aggregation-tree model, on the same placement options (methods
+ * that look at traffic see the ring allreduce's, the host-based algorithm it replaces) */
+static int rx_cmd_innet(rx_cli_t *c, rx_topo_t *t, rx_sim_opts_t *o)
+{
+    uint32_t n = c->nranks ? c->nranks : t->nnodes, *map = NULL;
+    uint64_t bytes = c->bytes ? c->bytes : 1 << 20;
+    rx_workload_t w = {0};
+    int rc = RX_OK;
+    if (c->placement && !(rc = rx_workload_collective("allreduce-ring", n, bytes, &w)))
+        rc = rx_place_from_option(t, &w, c->placement, c->free_list, o->seed, o, &map);
+    else if (!c->placement && n > t->nnodes) {
+        rx_log_error("rdmx-topo: %u ranks on %u nodes: give a --placement", n, t->nnodes);
+        rc = RX_ERR_INVAL;
+    }
+    rx_sim_result_t res;
+    rx_innet_info_t in;
+    if (!rc)
+        rc = rx_innet_allreduce(t, n, bytes, map, &c->innet, o, &res, &in);
+    if (!rc) {
+        char rn[64];
+        printf("fabric            %s\n", t->desc);
+        printf("workload          allreduce in the network, %u ranks, %llu bytes\n", n, (unsigned long long)bytes);
+        printf("aggregation tree  root %s, %u switch levels, %u switches\n", rx_topo_vertex_name(t, in.root, rn, sizeof rn),
+               in.depth + 1, in.switches);
+        printf("operations        %llu of %.6g bytes, window %u, round trip %.6g s, stage %.6g s, tree rate %.6g B/s\n",
+               (unsigned long long)in.ops, in.op_bytes, c->innet.window, in.t_op, in.stage, in.rate_cap);
+        rc = rx_sim_outputs(c, t, &res, "allreduce in the network");
+    }
+    free(map);
+    rx_workload_free(&w);
+    return rc;
+}
+
 static int rx_cmd_sim(rx_cli_t *c)
 {
     rx_topo_t *t;
@@ -555,6 +643,15 @@ static int rx_cmd_sim(rx_cli_t *c)
         rx_topo_free(t);
         return rc;
     }
+    if (!rc && c->algo && !strcmp(c->algo, "allreduce-innet")) {
+        if (c->pattern || c->schedule || c->matrix) {
+            rx_log_error("rdmx-topo: give one of --pattern, --schedule, --algo and --matrix");
+            rc = RX_ERR_INVAL;
+        } else
+            rc = rx_cmd_innet(c, t, &o);
+        rx_topo_free(t);
+        return rc;
+    }
     if (!rc)
         rc = rx_cli_workload(c, t, &w);
     uint32_t *map = NULL;
@@ -569,39 +666,16 @@ static int rx_cmd_sim(rx_cli_t *c)
         printf("fabric            %s\n", t->desc);
         printf("workload          %s (%s synchronisation)\n", w.desc, o.barrier ? "phase" : "rank");
         printf("routing           %s\n", rx_route_name(o.algo));
-        rx_sim_print(t, &res, c->top ? c->top : 5, stdout);
         char title[320];
         snprintf(title, sizeof title, "%s, routing %s", w.desc, rx_route_name(o.algo));
-        if (c->csv)
-            rc = rx_sim_write_csv(t, &res, c->csv);
-        if (!rc && (c->svg || c->png)) {
-            char svg[4096];
-            snprintf(svg, sizeof svg, "%s", c->svg ? c->svg : c->png);
-            if (!c->svg)
-                snprintf(svg + strlen(svg), sizeof svg - strlen(svg), ".svg");
-            rc = rx_sim_write_svg(t, &res, title, svg, c->svg_view);
-            if (!rc && c->png) {
-                pid_t pid = fork();
-                if (pid == 0) {
-                    execlp("rsvg-convert", "rsvg-convert", "-o", c->png, svg, (char *)NULL);
-                    _exit(127);
-                }
-                int st = 0;
-                if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-                    rx_log_error("rdmx-topo: PNG needs rsvg-convert (Debian package librsvg2-bin); the SVG is %s", svg);
-                    rc = RX_ERR_UNSUPPORTED;
-                }
-                if (!c->svg)
-                    unlink(svg);
-            }
-        }
-        rx_sim_result_free(&res);
+        rc = rx_sim_outputs(c, t, &res, title);
     }
     free(map);
     rx_workload_free(&w);
     rx_topo_free(t);
     return rc;
 }
+
 
 /* place --job SPEC...: the jobs already running, placed in turn on the free list; what they leave
  * free, and the bytes they put on each link (static routing), for scoring the new job. */
@@ -730,6 +804,7 @@ int main(int argc, char **argv)
         return 0;
     }
     rx_cli_t c = {0};
+    rx_innet_opts_default(&c.innet);
     int rc = rx_cli_parse(argc - 1, argv + 1, &c);
     if (rc)
         return 2;

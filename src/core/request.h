@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * Requests: one structure for every nonblocking operation, kept in a pool of
- * stable addresses; an MPI_Request is the pool index tagged with its kind. */
+ * stable addresses; an MPI_Request is RX_HANDLE(RX_KIND_REQUEST, id), the id
+ * being the pool index (RX_REQ_INDEX_BITS) under a generation that changes
+ * each time the slot is released (core/handle.h). At most 2^20 - 1 requests
+ * are live at once; rx_req_alloc fails beyond. */
 #ifndef RX_CORE_REQUEST_H
 #define RX_CORE_REQUEST_H
 
@@ -34,7 +37,8 @@ typedef struct rx_req {
     int kind;
     int state;
     volatile int complete;
-    int index;                    /* pool index; MPI handle derives from it */
+    int index;                    /* id (pool index and generation), -1 when free;
+                                   * the MPI handle is RX_HANDLE(RX_KIND_REQUEST, index) */
     int user_freed;               /* MPI_Request_free: release on completion */
     int is_bsend;
     int persistent_active;
@@ -73,8 +77,12 @@ typedef struct rx_req {
 /* Allocate a zeroed request (NULL when out of memory). */
 rx_req_t *rx_req_alloc(int kind);
 void rx_req_release(rx_req_t *req);
-/* Look up a live request by pool index; NULL if none. */
-rx_req_t *rx_req_lookup(int index);
+#define RX_REQ_INDEX_BITS 20
+/* Look up a live request by id; NULL if none (or a stale id). */
+rx_req_t *rx_req_lookup(int id);
+/* The request an MPI_Request names for the application: NULL for another
+ * kind, a stale handle, or one MPI_Request_free gave up (still in flight). */
+rx_req_t *rx_req_of_handle(int handle);
 /* Mark complete; releases it if the user already freed it. A request that
  * holds its communicator lets go of it here (persistent ones on release),
  * and if that reclaimed a communicator freed meanwhile, req->comm becomes

@@ -203,6 +203,7 @@ static int rx_db_finish(rx_dbuild_t *b, int pad_to_align, rx_dtype_t **out)
                              : d->nblocks == 1 && d->blocks[0].off == 0 && d->lb == 0 &&
                                    d->blocks[0].len == (size_t)d->extent;
     d->refcount = 1;
+    d->handles = 1;
     d->name = d->namebuf;
     int idx = rx_htab_add(&rx_dtype_table, d, RX_BASIC_COUNT);
     if (idx < 0) {
@@ -384,7 +385,7 @@ int rx_dtype_set_envelope(rx_dtype_t *d, int combiner, int ni, const int *ints, 
     d->na = na;
     d->nt = nt;
     for (int i = 0; i < nt; i++)
-        rx_dtype_ref(rx_dtype_get(types[i]));
+        rx_dtype_ref(rx_dtype_get_held(types[i]));
     return RX_OK;
 }
 

@@ -115,7 +115,7 @@ void rx_dtype_unref(rx_dtype_t *d)
     if (!d || d->predefined || --d->refcount > 0)
         return;
     for (int i = 0; i < d->nt; i++)
-        rx_dtype_unref(rx_dtype_get(d->types[i]));
+        rx_dtype_unref(rx_dtype_get_held(d->types[i]));
     rx_htab_del(&rx_dtype_table, d->index);
     rx_dtype_destroy(d);
 }

@@ -41,8 +41,10 @@ enum rx_combiner {
 };
 
 typedef struct rx_dtype {
-    int index;              /* handle index */
+    int index;              /* handle id (index and generation) */
     int refcount;
+    int handles;            /* references the application holds by handle (MPI_Type_free
+                             * drops one; at 0 the handle is retired while others hold it) */
     int predefined;
     int committed;
     size_t size;            /* bytes of data in one element (MPI_Type_size) */
@@ -87,6 +89,11 @@ void rx_dtype_fini(void);
 static inline rx_dtype_t *rx_dtype_get(int handle)
 {
     return (rx_dtype_t *)rx_htab_get(&rx_dtype_table, handle);
+}
+/* Also a type the application freed that others still hold (envelopes). */
+static inline rx_dtype_t *rx_dtype_get_held(int handle)
+{
+    return (rx_dtype_t *)rx_htab_get_held(&rx_dtype_table, handle);
 }
 const char *rx_basic_name(int basic);
 int rx_basic_class(int basic);

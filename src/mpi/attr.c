@@ -10,9 +10,23 @@ typedef struct rx_keyval {
     MPI_Comm_copy_attr_function *copy;
     MPI_Comm_delete_attr_function *del;
     void *extra;
+    int id;
+    int refs; /* the application's handle (until MPI_Comm_free_keyval) + one per attribute */
 } rx_keyval_t;
 
 static rx_htab_t rx_keyval_table = {.kind = RX_KIND_KEYVAL};
+/* The predefined keys (0x644000NN, include/mpi.h) read as slot NN in
+ * generation 16: user keys take the slots above them, so none can match one. */
+#define RX_KEYVAL_FIRST 0x20
+
+/* A key the application freed lives on, retired, while attributes use it. */
+static void rx_keyval_unref(rx_keyval_t *k)
+{
+    if (--k->refs > 0)
+        return;
+    rx_htab_del(&rx_keyval_table, k->id);
+    free(k);
+}
 
 static int rx_attr_tag_ub = INT_MAX, rx_attr_host = MPI_PROC_NULL, rx_attr_io = MPI_ANY_SOURCE;
 static int rx_attr_wtime_global = 0, rx_attr_universe, rx_attr_lastcode = MPI_ERR_LASTCODE,
@@ -43,12 +57,14 @@ static rx_attr_t **rx_attr_find(rx_comm_t *c, int keyval)
 static int rx_attr_remove(rx_comm_t *c, rx_attr_t **ap)
 {
     rx_attr_t *a = *ap;
-    rx_keyval_t *k = rx_htab_get(&rx_keyval_table, a->keyval);
+    rx_keyval_t *k = rx_htab_get_held(&rx_keyval_table, a->keyval);
     int rc = MPI_SUCCESS;
     if (k && k->del)
         rc = k->del(rx_comm_handle(c), a->keyval, a->value, k->extra);
     *ap = a->next;
     free(a);
+    if (k)
+        rx_keyval_unref(k);
     return rc;
 }
 
@@ -68,6 +84,9 @@ static int rx_attr_put(rx_comm_t *c, int keyval, void *value)
     rx_attr_t *a = malloc(sizeof *a);
     if (!a)
         return RX_ERR_NOMEM;
+    rx_keyval_t *k = rx_htab_get_held(&rx_keyval_table, keyval);
+    if (k)
+        k->refs++;
     a->keyval = keyval;
     a->value = value;
     a->next = c->attrs;
@@ -78,7 +97,7 @@ static int rx_attr_put(rx_comm_t *c, int keyval, void *value)
 int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to)
 {
     for (rx_attr_t *a = from->attrs; a; a = a->next) {
-        rx_keyval_t *k = rx_htab_get(&rx_keyval_table, a->keyval);
+        rx_keyval_t *k = rx_htab_get_held(&rx_keyval_table, a->keyval);
         if (!k || !k->copy)
             continue;
         void *out = NULL;
@@ -109,12 +128,13 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
     k->copy = copy_fn;
     k->del = delete_fn;
     k->extra = extra_state;
-    int idx = rx_htab_add(&rx_keyval_table, k, 1);
-    if (idx < 0) {
+    k->refs = 1;
+    k->id = rx_htab_add(&rx_keyval_table, k, RX_KEYVAL_FIRST);
+    if (k->id < 0) {
         free(k);
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval", "out of handles");
     }
-    *keyval = RX_HANDLE(RX_KIND_KEYVAL, idx);
+    *keyval = RX_HANDLE(RX_KIND_KEYVAL, k->id);
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_create_keyval)
@@ -126,9 +146,13 @@ int PMPI_Comm_free_keyval(int *keyval)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Comm_free_keyval", "keyval is NULL");
     if (rx_attr_predefined(*keyval))
         return rx_mpi_err(NULL, MPI_ERR_KEYVAL, "MPI_Comm_free_keyval", "cannot free a predefined key");
-    if (!rx_htab_get(&rx_keyval_table, *keyval))
+    rx_keyval_t *k = rx_htab_get(&rx_keyval_table, *keyval);
+    if (!k)
         return rx_mpi_err(NULL, MPI_ERR_KEYVAL, "MPI_Comm_free_keyval", "invalid keyval");
-    /* the keyval stays known while attributes use it; it only gets no new ones */
+    /* attributes still set keep it for their copy and delete callbacks, but
+     * the handle is dead: no call accepts it again */
+    rx_htab_retire(&rx_keyval_table, k->id);
+    rx_keyval_unref(k);
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

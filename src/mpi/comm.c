@@ -92,6 +92,7 @@ int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const 
     }
     rx_ctx_take(id);
     c->errhandler = parent->errhandler;
+    rx_errh_attach(c->errhandler);
     *out = rx_comm_handle(c);
     return MPI_SUCCESS;
 }
@@ -193,6 +194,7 @@ void rx_comm_reclaim_now(rx_comm_t *c)
     rx_coll_comm_release(c);
     rx_ctx_release((int)(c->ctx / 2));
     rx_htab_del(&rx_comm_table, c->handle);
+    rx_errh_detach(c->errhandler);
     rx_info_destroy(c->hints);
     rx_comm_destroy(c);
 }

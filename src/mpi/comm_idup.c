@@ -259,6 +259,8 @@ static void rx_idup_finish(rx_idup_t *d)
         c->topo = d->n->topo;
         c->topo_kind = d->n->topo_kind;
         c->hints = d->n->hints;
+        rx_errh_attach(d->n->errhandler); /* counted: errors.c frees unused handlers */
+        rx_errh_detach(c->errhandler);
         c->errhandler = d->n->errhandler;
         d->n->attrs = NULL;
         d->n->topo = NULL;

@@ -348,6 +348,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
                           "freed", d->name);
     /* the delete callbacks run first; their error is returned, the type freed all the same */
     int arc = rx_obj_attr_delete_all(RX_OBJ_TYPE, *datatype);
+    /* types built from it may keep it alive: its handle dies here all the same */
+    if (--d->handles <= 0 && d->refcount > 1)
+        rx_htab_retire(&rx_dtype_table, d->index);
     rx_dtype_unref(d);
     *datatype = MPI_DATATYPE_NULL;
     return arc == MPI_SUCCESS ? arc
@@ -429,7 +432,10 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     for (int i = 0; i < dt->nt; i++) {
         /* derived types come back as handles the caller frees */
         array_of_datatypes[i] = dt->types[i];
-        rx_dtype_ref(rx_dtype_get(dt->types[i]));
+        rx_dtype_t *t = rx_dtype_get_held(dt->types[i]);
+        if (t && !t->predefined && t->handles++ == 0)
+            rx_htab_revive(&rx_dtype_table, t->index);
+        rx_dtype_ref(t);
     }
     return MPI_SUCCESS;
 }

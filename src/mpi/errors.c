@@ -15,6 +15,8 @@ typedef struct rx_errh {
     int index;
     int predefined;
     MPI_Comm_errhandler_function *fn;
+    int handles;  /* handles the application holds (create, get_errhandler) */
+    int attached; /* communicators and windows using it */
 } rx_errh_t;
 
 rx_htab_t rx_errh_table = {.kind = RX_KIND_ERRHANDLER};
@@ -29,6 +31,49 @@ int rx_errh_init(void)
             return RX_ERR_NOMEM;
     }
     return RX_OK;
+}
+
+/* A user handler lives while the application holds a handle to it or an
+ * object uses it; once no handle is held it is retired, so a freed handle is
+ * refused even while communicators still call the handler. */
+static void rx_errh_drop(rx_errh_t *h)
+{
+    if (h->handles > 0)
+        return;
+    if (h->attached > 0) {
+        rx_htab_retire(&rx_errh_table, h->index);
+        return;
+    }
+    rx_htab_del(&rx_errh_table, h->index);
+    free(h);
+}
+
+static rx_errh_t *rx_errh_user(int eh)
+{
+    rx_errh_t *h = rx_htab_get_held(&rx_errh_table, eh);
+    return h && !h->predefined ? h : NULL;
+}
+
+void rx_errh_attach(int eh)
+{
+    rx_errh_t *h = rx_errh_user(eh);
+    if (h)
+        h->attached++;
+}
+
+void rx_errh_detach(int eh)
+{
+    rx_errh_t *h = rx_errh_user(eh);
+    if (h && --h->attached <= 0)
+        rx_errh_drop(h);
+}
+
+int rx_errh_handle_out(int eh)
+{
+    rx_errh_t *h = rx_errh_user(eh);
+    if (h && h->handles++ == 0)
+        rx_htab_revive(&rx_errh_table, h->index);
+    return eh;
 }
 
 static const char *const rx_class_names[] = {
@@ -100,7 +145,7 @@ int rx_mpi_err(rx_comm_t *comm, int cls, const char *fn, const char *fmt, ...)
     if (!comm)
         comm = rx_comm_world();
     int eh = comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
-    rx_errh_t *h = rx_htab_get(&rx_errh_table, eh);
+    rx_errh_t *h = rx_htab_get_held(&rx_errh_table, eh);
     if (h && !h->predefined && h->fn) {
         MPI_Comm ch = rx_comm_handle(comm);
         int code = cls;
@@ -165,6 +210,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     RX_GET_COMM(c, comm, "MPI_Comm_set_errhandler");
     if (!rx_htab_get(&rx_errh_table, errhandler))
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+    rx_errh_attach(errhandler);
+    rx_errh_detach(c->errhandler);
     c->errhandler = errhandler;
     return MPI_SUCCESS;
 }
@@ -176,7 +223,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     RX_GET_COMM(c, comm, "MPI_Comm_get_errhandler");
     if (!errhandler)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-    *errhandler = c->errhandler;
+    *errhandler = rx_errh_handle_out(c->errhandler); /* a new handle to free */
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_get_errhandler)
@@ -190,6 +237,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
     if (!h)
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of memory");
     h->fn = fn;
+    h->handles = 1;
     h->index = rx_htab_add(&rx_errh_table, h, 4);
     if (h->index < 0) {
         free(h);
@@ -208,7 +256,10 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     rx_errh_t *h = rx_htab_get(&rx_errh_table, *errhandler);
     if (!h)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "invalid error handler");
-    /* user handlers stay allocated: communicators may still refer to them */
+    if (!h->predefined) {
+        h->handles--;
+        rx_errh_drop(h); /* communicators using it keep it until they let go */
+    }
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }

@@ -136,5 +136,11 @@ int rx_comm_init_predefined(void);
 void rx_comm_reclaim_now(rx_comm_t *c);
 void rx_comm_fini_all(void);
 int rx_errh_init(void);
+/* Counting a user error handler's users (errors.c): a communicator or window
+ * takes it (attach) and lets go (detach); get_errhandler hands the
+ * application one more handle (returns eh). Predefined handlers: no-ops. */
+void rx_errh_attach(int eh);
+void rx_errh_detach(int eh);
+int rx_errh_handle_out(int eh);
 
 #endif

@@ -116,7 +116,7 @@ static void rx_persist_rearm(rx_req_t *r)
 
 static int rx_start_one(MPI_Request h, const char *fn)
 {
-    rx_req_t *r = RX_HANDLE_KIND(h) == RX_KIND_REQUEST ? rx_req_lookup(RX_HANDLE_INDEX(h)) : NULL;
+    rx_req_t *r = rx_req_of_handle(h);
     if (!r || (r->kind != RX_REQ_PSEND && r->kind != RX_REQ_PRECV))
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "not a persistent request");
     if (r->persistent_active)

@@ -11,7 +11,7 @@ static rx_req_t *rx_req_of(MPI_Request h, int *bad)
     *bad = 0;
     if (h == MPI_REQUEST_NULL)
         return NULL;
-    rx_req_t *r = RX_HANDLE_KIND(h) == RX_KIND_REQUEST ? rx_req_lookup(RX_HANDLE_INDEX(h)) : NULL;
+    rx_req_t *r = rx_req_of_handle(h);
     if (!r) {
         *bad = 1;
         return NULL;
@@ -321,8 +321,7 @@ int PMPI_Request_free(MPI_Request *request)
     RX_CHECK_INIT("MPI_Request_free");
     if (!request)
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "request is NULL");
-    rx_req_t *r = RX_HANDLE_KIND(*request) == RX_KIND_REQUEST
-                      ? rx_req_lookup(RX_HANDLE_INDEX(*request)) : NULL;
+    rx_req_t *r = rx_req_of_handle(*request);
     if (!r)
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request handle%s",
                           *request == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");

@@ -40,7 +40,7 @@ int rx_win_err(rx_win_t *w, int cls, const char *fn, const char *fmt, ...)
     if (!w)
         return rx_mpi_err(NULL, cls, fn, "%s", msg);
     MPI_Win_errhandler_function *f = rx_win_errh_fn(w->errhandler);
-    if (f && rx_htab_get(&rx_errh_table, w->errhandler)) {
+    if (f && rx_htab_get_held(&rx_errh_table, w->errhandler)) {
         MPI_Win h = rx_win_handle(w);
         int code = cls;
         f(&h, &code, fn, msg);
@@ -81,6 +81,7 @@ static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, int d
     if ((rc = rx_comm_make(c, c->group, id, &ch, fn)) != MPI_SUCCESS)
         return rc;
     rx_comm_t *wc = rx_comm_get(ch);
+    rx_errh_detach(wc->errhandler); /* the parent's, taken by rx_comm_make */
     wc->errhandler = MPI_ERRORS_ARE_FATAL;
     snprintf(wc->name, sizeof wc->name, "window of %.100s", c->name);
     rx_win_t *w = calloc(1, sizeof *w);
@@ -226,6 +227,7 @@ int PMPI_Win_free(MPI_Win *win)
     int brc = rx_coll_barrier(w->comm);
     rx_win_teardown(w);
     rx_htab_del(&rx_win_table, w->handle);
+    rx_errh_detach(w->errhandler);
     MPI_Comm ch = w->comm_handle;
     PMPI_Comm_free(&ch);
     free(w);
@@ -320,6 +322,8 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     RX_GET_WIN(w, win, "MPI_Win_set_errhandler");
     if (!rx_htab_get(&rx_errh_table, errhandler))
         return rx_win_err(w, MPI_ERR_ARG, "MPI_Win_set_errhandler", "invalid error handler");
+    rx_errh_attach(errhandler);
+    rx_errh_detach(w->errhandler);
     w->errhandler = errhandler;
     return MPI_SUCCESS;
 }
@@ -331,7 +335,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     RX_GET_WIN(w, win, "MPI_Win_get_errhandler");
     if (!errhandler)
         return rx_win_err(w, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
-    *errhandler = w->errhandler;
+    *errhandler = rx_errh_handle_out(w->errhandler); /* a new handle to free */
     return MPI_SUCCESS;
 }
 RX_ALIAS(Win_get_errhandler)

@@ -2,6 +2,7 @@
  * hyperion-mini: a 3D Poisson solver by conjugate gradients, the example the
  * README runs. Usage:
  *   hyperion-mini [-n N] [-i ITERS] [-t TOL] [-m p2p|neighbor|persistent] [-p EVERY]
+ * (hyperion-mini-shmem, built with -DHY_WITH_SHMEM, also takes -m shmem).
  * Prints a progress line every EVERY iterations, then the residual, the error
  * against the exact solution and where the time went (maximum over ranks).
  * Exits 0 when the solution is within the stated tolerance, 1 otherwise. */
@@ -11,6 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef HY_WITH_SHMEM
+#include <shmem.h>
+#define HY_NMODES 4
+#else
+#define HY_NMODES 3
+#endif
 
 static void usage(void)
 {
@@ -20,17 +27,23 @@ static void usage(void)
            "  -t TOL    stop when |r|/|b| < TOL (default 1e-8)\n"
            "  -m MODE   face exchange: p2p (Isend/Irecv, default), persistent (Send_init/\n"
            "            Recv_init + Startall) or neighbor (MPI_Neighbor_alltoallw)\n"
+#ifdef HY_WITH_SHMEM
+           "            or shmem (OpenSHMEM puts and a signal per face)\n"
+#endif
            "  -p EVERY  progress line every EVERY iterations (default 25, 0: none)\n");
 }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+#ifdef HY_WITH_SHMEM
+    shmem_init();
+#endif
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hy_opts_t o = {.n = 64, .max_iter = 1000, .tol = 1e-8, .halo = HY_HALO_P2P, .print_every = 25};
-    const char *modes[] = {"p2p", "neighbor", "persistent"};
+    const char *modes[] = {"p2p", "neighbor", "persistent", "shmem"};
     int c;
     while ((c = getopt(argc, argv, "n:i:t:m:p:h")) != -1) {
         switch (c) {
@@ -40,7 +53,7 @@ int main(int argc, char **argv)
         case 'p': o.print_every = atoi(optarg); break;
         case 'm':
             o.halo = -1;
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < HY_NMODES; k++)
                 if (!strcmp(optarg, modes[k]))
                     o.halo = k;
             if (o.halo >= 0)
@@ -89,6 +102,9 @@ int main(int argc, char **argv)
                                                   ? "FAILED (no convergence within the iteration limit)"
                                                   : "FAILED (solution outside the bound)");
     }
+#ifdef HY_WITH_SHMEM
+    shmem_finalize();
+#endif
     MPI_Finalize();
     return ok ? 0 : 1;
 }

@@ -2,13 +2,22 @@
  * The solver: domain decomposition (MPI_Dims_create, MPI_Cart_create), face
  * exchange with subarray datatypes (nonblocking point-to-point, persistent
  * requests or MPI_Neighbor_alltoallw), conjugate gradients with its two dot
- * products per iteration reduced by MPI_Allreduce. */
+ * products per iteration reduced by MPI_Allreduce. Built with -DHY_WITH_SHMEM
+ * it also exchanges faces by OpenSHMEM: each face is put straight into the
+ * neighbour's ghost layer (rows by putmem, x faces by a strided iput), then
+ * a signal tells the neighbour it is there; the array is symmetric. Reusing
+ * a ghost layer is safe without more synchronization since each CG
+ * iteration's reductions separate the stencil that reads it from the next
+ * exchange that writes it. */
 #include "solver.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HY_WITH_SHMEM
+#include <shmem.h>
+#endif
 
 typedef struct hy_dom {
     MPI_Comm cart;
@@ -20,6 +29,12 @@ typedef struct hy_dom {
     MPI_Request preq[12];     /* persistent exchange of p */
     double h;
     size_t sy, sz;            /* strides of y and z in the ghosted array */
+#ifdef HY_WITH_SHMEM
+    int pe[6];                /* neighbours as PEs (world ranks), -1 if none */
+    int nbn[6];               /* the neighbour's points along the face's dimension */
+    uint64_t *sig;            /* [6] symmetric: faces received into ghost j */
+    uint64_t epoch;
+#endif
 } hy_dom_t;
 
 #define IDX(d, z, y, x) ((size_t)(z) * (d)->sz + (size_t)(y) * (d)->sy + (size_t)(x))
@@ -73,8 +88,77 @@ static int hy_split(hy_dom_t *d, MPI_Comm comm, int n)
         }
     int all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+#ifdef HY_WITH_SHMEM
+    MPI_Group cg, wg;
+    MPI_Comm_group(d->cart, &cg);
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    for (int j = 0; j < 6; j++) {
+        int k = j / 2, c = d->coords[k] + (j % 2 ? 1 : -1), q = n / d->dims[k], r = n % d->dims[k];
+        d->pe[j] = -1;
+        if (d->nb[j] != MPI_PROC_NULL)
+            MPI_Group_translate_ranks(cg, 1, &d->nb[j], wg, &d->pe[j]);
+        d->nbn[j] = q + (c < r);
+    }
+    MPI_Group_free(&cg);
+    MPI_Group_free(&wg);
+#endif
     return all ? 0 : 1;
 }
+
+#ifdef HY_WITH_SHMEM
+/* Face j of p into the ghost layer of neighbour j, then its signal. */
+static void hy_shmem_face(hy_dom_t *d, double *p, int j)
+{
+    int k = j / 2, s = j % 2, pe = d->pe[j];
+    /* the neighbour's strides: its points differ from ours only along k */
+    int m[3] = {d->n[0], d->n[1], d->n[2]};
+    m[k] = d->nbn[j];
+    size_t ty = (size_t)m[2] + 2, tz = ty * ((size_t)m[1] + 2);
+    int src = s ? d->n[k] : 1, dst = s ? 0 : m[k] + 1; /* layers along k */
+    int lo[3] = {1, 1, 1}, hi[3] = {d->n[0], d->n[1], d->n[2]};
+    lo[k] = hi[k] = 0; /* the layer index is src / dst */
+    double *last_d = NULL;
+    const double *last_s = NULL;
+    size_t last_n = 0;
+    for (int a = lo[0]; a <= hi[0]; a++)
+        for (int b = lo[1]; b <= hi[1]; b++) {
+            int z = k == 0 ? src : a, y = k == 1 ? src : b;
+            int tzi = k == 0 ? dst : a, tyi = k == 1 ? dst : b;
+            if (k == 2) { /* a column in x: strided */
+                if (b > lo[1])
+                    break;
+                shmem_double_iput(p + tzi * tz + ty + dst, p + IDX(d, z, 1, src), (ptrdiff_t)ty,
+                                  (ptrdiff_t)d->sy, (size_t)d->n[1], pe);
+                continue;
+            }
+            if (last_d)
+                shmem_putmem_nbi(last_d, last_s, last_n * sizeof(double), pe);
+            last_d = p + tzi * tz + tyi * ty + 1;
+            last_s = p + IDX(d, z, y, 1);
+            last_n = (size_t)d->n[2];
+        }
+    /* the signal goes with the last row; the fence orders the rows before it */
+    shmem_fence();
+    int ghost = 2 * k + !s; /* where the neighbour keeps what travelled this way */
+    if (last_d)
+        shmem_putmem_signal(last_d, last_s, last_n * sizeof(double), &d->sig[ghost], 1,
+                            SHMEM_SIGNAL_ADD, pe);
+    else
+        shmem_uint64_atomic_add(&d->sig[ghost], 1, pe);
+}
+
+static void hy_shmem_halo(hy_dom_t *d, double *p)
+{
+    d->epoch++;
+    for (int j = 0; j < 6; j++)
+        if (d->pe[j] >= 0)
+            hy_shmem_face(d, p, j);
+    shmem_quiet(); /* the rows put without waiting leave p before it changes */
+    for (int j = 0; j < 6; j++)
+        if (d->pe[j] >= 0)
+            shmem_signal_wait_until(&d->sig[j], SHMEM_CMP_GE, d->epoch);
+}
+#endif
 
 /* Tags: a face travelling towards -1 in dimension k carries 2k, towards +1
  * carries 2k + 1; the ghost at -1 is filled by what travelled towards +1. */
@@ -95,6 +179,12 @@ static void hy_post(hy_dom_t *d, double *p, MPI_Request *rq, int persistent)
 
 static void hy_halo(hy_dom_t *d, double *p, int mode)
 {
+#ifdef HY_WITH_SHMEM
+    if (mode == HY_HALO_SHMEM) {
+        hy_shmem_halo(d, p);
+        return;
+    }
+#endif
     if (mode == HY_HALO_NEIGHBOR) {
         static const int one[6] = {1, 1, 1, 1, 1, 1};
         static const MPI_Aint zero[6] = {0, 0, 0, 0, 0, 0};
@@ -124,8 +214,17 @@ int hy_solve(MPI_Comm comm, const hy_opts_t *o, hy_result_t *res)
     }
     memcpy(res->dims, d.dims, sizeof d.dims);
     size_t len = d.sz * ((size_t)d.n[0] + 2);
-    double *x = calloc(len, sizeof *x), *r = calloc(len, sizeof *r), *p = calloc(len, sizeof *p),
-           *q = calloc(len, sizeof *q);
+    double *x = calloc(len, sizeof *x), *r = calloc(len, sizeof *r), *p, *q = calloc(len, sizeof *q);
+#ifdef HY_WITH_SHMEM
+    unsigned long mine = len, most;
+    if (o->halo == HY_HALO_SHMEM) {
+        /* symmetric: the same size on every PE, the largest local array */
+        MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG, MPI_MAX, comm);
+        p = shmem_calloc(most, sizeof *p);
+        d.sig = shmem_calloc(6, sizeof *d.sig);
+    } else
+#endif
+        p = calloc(len, sizeof *p);
     if (!x || !r || !p || !q) {
         fprintf(stderr, "hyperion-mini: out of memory for %zu points\n", len);
         MPI_Abort(comm, 1);
@@ -236,7 +335,13 @@ int hy_solve(MPI_Comm comm, const hy_opts_t *o, hy_result_t *res)
     MPI_Comm_free(&d.cart);
     free(x);
     free(r);
-    free(p);
+#ifdef HY_WITH_SHMEM
+    if (o->halo == HY_HALO_SHMEM) {
+        shmem_free(d.sig);
+        shmem_free(p);
+    } else
+#endif
+        free(p);
     free(q);
     return 0;
 }

@@ -10,7 +10,9 @@
 
 #include <mpi.h>
 
-enum hy_halo { HY_HALO_P2P, HY_HALO_NEIGHBOR, HY_HALO_PERSIST };
+/* HY_HALO_SHMEM: OpenSHMEM puts and a signal per face (built with
+ * -DHY_WITH_SHMEM, the hyperion-mini-shmem program) */
+enum hy_halo { HY_HALO_P2P, HY_HALO_NEIGHBOR, HY_HALO_PERSIST, HY_HALO_SHMEM };
 
 typedef struct hy_opts {
     int n;             /* interior points per dimension of the global grid */

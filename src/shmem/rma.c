@@ -27,10 +27,13 @@ static void rx_sh_xfer(int kind, void *sym, void *local, size_t bytes, int pe, i
         rx_sh_fatal(fn, "NULL local buffer for %zu bytes", bytes);
     rx_win_tgt_t *t = &s->win->tgt[pe];
     if (t->kind == RX_RMA_DIRECT && off + bytes <= t->size) {
-        if (kind == RX_RMA_OP_PUT)
-            memmove(t->base + off, local, bytes);
+        char *tp = t->base + off, *to = kind == RX_RMA_OP_PUT ? tp : local;
+        const char *from = kind == RX_RMA_OP_PUT ? local : tp;
+        /* only this PE's own memory can overlap the local buffer */
+        if (pe == rx_sh.me)
+            memmove(to, from, bytes);
         else
-            memmove(local, t->base + off, bytes);
+            memcpy(to, from, bytes);
         return;
     }
     const rx_dtype_t *byte = rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_SH_BYTE));

@@ -215,6 +215,8 @@ static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx
     if (count < 0)
         return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
     RX_GET_DTYPE(dt, NULL, datatype, fn);
+    if (rx_mpi_data_class(datarep, (uint64_t)count, dt) == MPI_ERR_COUNT) /* buffers: later */
+        return rx_mpi_data_err(NULL, MPI_ERR_COUNT, (uint64_t)count, dt, fn);
     int ok;
     size_t one = rx_x32_elem_size(dt, &ok);
     if (!ok)

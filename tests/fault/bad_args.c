@@ -105,6 +105,10 @@ static MPI_Request rq, rqs[4];
 static MPI_Status st, sts[4];
 static MPI_Errhandler eh;
 static MPI_Info ni;
+static MPI_Message msg;
+static MPI_Count cx;
+static MPI_Aint apos;
+static int tkv, wkv, rng[1][3] = { { 0, 0, 1 } };
 static int me, n, i1, i2, pos, kv, flag;
 static int buf[64], rbuf[64], cnt[64], dsp[64], one[1] = { 1 }, zero[1] = { 0 }, idx[4];
 static MPI_Aint adsp[64], asz;
@@ -130,13 +134,17 @@ static const MPI_Datatype I = MPI_INT;
     ROW(want, a, MPI_Rsend_init(B, C, D, P, T, CM, &rq));                                        \
     ROW(want, a, MPI_Bsend_init(B, C, D, P, T, CM, &rq));                                        \
     ROW(want, a, MPI_Sendrecv(B, C, D, P, T, rbuf, 1, I, Q, 0, CM, &st));                        \
-    ROW(want, a, MPI_Sendrecv_replace(B, C, D, P, T, Q, 0, CM, &st))
+    ROW(want, a, MPI_Sendrecv_replace(B, C, D, P, T, Q, 0, CM, &st));                           \
+    ROW(want, a, MPI_Isendrecv(B, C, D, P, T, rbuf, 1, I, Q, 0, CM, &rq));                      \
+    ROW(want, a, MPI_Isendrecv_replace(B, C, D, P, T, Q, 0, CM, &rq))
 #define RECV_ROWS(want, a, B, C, D, P, T, CM)                                                    \
     ROW(want, a, MPI_Recv(B, C, D, P, T, CM, &st));                                              \
     ROW(want, a, MPI_Irecv(B, C, D, P, T, CM, &rq));                                             \
     ROW(want, a, MPI_Recv_init(B, C, D, P, T, CM, &rq));                                         \
     ROW(want, a, MPI_Sendrecv(buf, 1, I, Q, 0, B, C, D, P, T, CM, &st));                         \
-    ROW(want, a, MPI_Sendrecv_replace(B, C, D, Q, 0, P, T, CM, &st))
+    ROW(want, a, MPI_Sendrecv_replace(B, C, D, Q, 0, P, T, CM, &st));                           \
+    ROW(want, a, MPI_Isendrecv(buf, 1, I, Q, 0, B, C, D, P, T, CM, &rq));                       \
+    ROW(want, a, MPI_Isendrecv_replace(B, C, D, Q, 0, P, T, CM, &rq))
 
 static void usum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -166,7 +174,13 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
     R(w, MPI_Comm_idup_with_info(v, MPI_INFO_NULL, &nc, &rq))                                    \
     SEND_ROWS(w, vn, buf, 1, I, Q, 0, v); RECV_ROWS(w, vn, buf, 1, I, Q, 0, v);                  \
     R(w, MPI_Probe(Q, 0, v, &st))                                                                \
-    R(w, MPI_Iprobe(Q, 0, v, &flag, &st))                                                        \
+    R(w, MPI_Iprobe(Q, 0, v, &flag, &st)) R(w, MPI_Mprobe(Q, 0, v, &msg, &st))                   \
+    R(w, MPI_Improbe(Q, 0, v, &flag, &msg, &st)) R(w, MPI_Attr_put(v, kv, NULL))                 \
+    R(w, MPI_Attr_get(v, kv, &ptr, &flag)) R(w, MPI_Attr_delete(v, kv))                          \
+    R(w, MPI_Graph_create(v, 1, one, zero, 0, &nc)) R(w, MPI_Graphdims_get(v, &i1, &i2))         \
+    R(w, MPI_Graph_get(v, 1, 1, idx, idx + 1)) R(w, MPI_Graph_neighbors_count(v, 0, &i1))        \
+    R(w, MPI_Graph_neighbors(v, 0, 1, idx)) R(w, MPI_Graph_map(v, 1, one, zero, &i1))            \
+    R(w, MPI_Cart_map(v, 1, one, one, &i1))                                                        \
     R(w, MPI_Barrier(v)) R(w, MPI_Bcast(buf, 1, I, 0, v))                                        \
     R(w, MPI_Reduce(buf, rbuf, 1, I, MPI_SUM, 0, v)) R(w, MPI_Allreduce(buf, rbuf, 1, I, MPI_SUM, v)) \
     R(w, MPI_Gather(buf, 1, I, rbuf, 1, I, 0, v)) R(w, MPI_Gatherv(buf, 1, I, rbuf, cnt, dsp, I, 0, v)) \
@@ -227,6 +241,16 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
     SEND_ROWS(w, vn, buf, 1, v, Q, 0, W); RECV_ROWS(w, vn, buf, 1, v, Q, 0, W);                  \
     R(w, MPI_Get_count(&st, v, &i1))                                                             \
     R(w, MPI_Get_elements(&st, v, &i1)) R(w, MPI_Type_size(v, &i1))                              \
+    R(w, MPI_Get_elements_x(&st, v, &cx)) R(w, MPI_Type_size_x(v, &cx))                          \
+    R(w, MPI_Type_get_extent_x(v, &cx, &cx)) R(w, MPI_Type_get_true_extent_x(v, &cx, &cx))       \
+    R(w, MPI_Type_set_attr(v, tkv, NULL)) R(w, MPI_Type_get_attr(v, tkv, &ptr, &flag))           \
+    R(w, MPI_Type_delete_attr(v, tkv)) R(w, MPI_Status_set_elements(&st, v, 1))                  \
+    R(w, MPI_Status_set_elements_x(&st, v, 1))                                                   \
+    R(w, MPI_Pack_external("external32", buf, 1, v, rbuf, 64, &apos))                           \
+    R(w, MPI_Unpack_external("external32", buf, 64, &apos, rbuf, 1, v))                         \
+    R(w, MPI_Pack_external_size("external32", 1, v, &asz))                                       \
+    R(w, MPI_Type_create_darray(1, 0, 1, one, (int[]){ MPI_DISTRIBUTE_BLOCK },                   \
+                                (int[]){ MPI_DISTRIBUTE_DFLT_DARG }, one, MPI_ORDER_C, v, &nt))                              \
     R(w, MPI_Type_get_extent(v, adsp, adsp + 1)) R(w, MPI_Type_get_true_extent(v, adsp, adsp + 1)) \
     R(w, MPI_Type_commit(&vp)) R(w, MPI_Type_free(&vp)) R(w, MPI_Type_dup(v, &nt))               \
     R(w, MPI_Type_contiguous(1, v, &nt)) R(w, MPI_Type_vector(1, 1, 1, v, &nt))                  \
@@ -273,7 +297,10 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
     R(w, MPI_Group_translate_ranks(gw, 1, zero, v, idx)) R(w, MPI_Group_compare(v, gw, &i1))       \
     R(w, MPI_Group_compare(gw, v, &i1)) R(w, MPI_Comm_create(W, v, &nc))                          \
     R(w, MPI_Comm_create_group(W, v, 0, &nc)) R(w, MPI_Win_post(v, 0, win))                       \
-    R(w, MPI_Win_start(v, 0, win))
+    R(w, MPI_Win_start(v, 0, win)) R(w, MPI_Group_union(v, gw, &g))                              \
+    R(w, MPI_Group_union(gw, v, &g)) R(w, MPI_Group_intersection(v, gw, &g))                     \
+    R(w, MPI_Group_difference(gw, v, &g)) R(w, MPI_Group_range_incl(v, 1, rng, &g))              \
+    R(w, MPI_Group_range_excl(v, 1, rng, &g))
 
 #define OP_ROWS(w)                                                                               \
     R(w, MPI_Reduce(buf, rbuf, 1, I, v, 0, W)) R(w, MPI_Allreduce(buf, rbuf, 1, I, v, W))          \
@@ -298,6 +325,7 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
     R(w, MPI_Win_get_name(v, name, &i1)) R(w, MPI_Win_set_errhandler(v, MPI_ERRORS_RETURN))       \
     R(w, MPI_Win_get_errhandler(v, &eh)) R(w, MPI_Win_call_errhandler(v, MPI_ERR_OTHER))          \
     R(w, MPI_Win_set_info(v, MPI_INFO_NULL)) R(w, MPI_Win_get_info(v, &ni))                       \
+    R(w, MPI_Win_set_attr(v, wkv, NULL)) R(w, MPI_Win_delete_attr(v, wkv))                       \
     R(w, MPI_Put(buf, 1, I, me, 0, 1, I, v)) R(w, MPI_Get(rbuf, 1, I, me, 0, 1, I, v))            \
     R(w, MPI_Accumulate(buf, 1, I, me, 0, 1, I, MPI_SUM, v))                                      \
     R(w, MPI_Get_accumulate(buf, 1, I, rbuf, 1, I, me, 0, 1, I, MPI_SUM, v))                      \
@@ -320,7 +348,8 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
     R(w, MPI_Waitall(1, &vp, MPI_STATUSES_IGNORE)) R(w, MPI_Waitany(1, &vp, &i1, &st))            \
     R(w, MPI_Waitsome(1, &vp, &i1, idx, sts)) R(w, MPI_Testall(1, &vp, &flag, sts))               \
     R(w, MPI_Testany(1, &vp, &i1, &flag, &st)) R(w, MPI_Testsome(1, &vp, &i1, idx, sts))          \
-    R(w, MPI_Request_get_status(v, &flag, &st)) NULL_REQUEST_ROWS(w)
+    R(w, MPI_Request_get_status(v, &flag, &st)) R(w, MPI_Grequest_complete(v))                   \
+    NULL_REQUEST_ROWS(w)
 /* and these take MPI_REQUEST_NULL as invalid too */
 #define NULL_REQUEST_ROWS(w)                                                                     \
     R(w, MPI_Request_free(&vp)) R(w, MPI_Cancel(&vp)) R(w, MPI_Start(&vp))                        \
@@ -329,7 +358,12 @@ static void errh_fn(MPI_Comm *c, int *code, ...)
 #define KEYVAL_ROWS(w)                                                                           \
     R(w, MPI_Comm_get_attr(W, v, &ptr, &flag)) R(w, MPI_Comm_set_attr(W, v, NULL))                \
     R(w, MPI_Comm_delete_attr(W, v)) R(w, MPI_Comm_free_keyval(&vp))                              \
-    R(w, MPI_Win_get_attr(win, v, &ptr, &flag))
+    R(w, MPI_Win_get_attr(win, v, &ptr, &flag)) R(w, MPI_Win_set_attr(win, v, NULL))             \
+    R(w, MPI_Win_delete_attr(win, v)) R(w, MPI_Win_free_keyval(&vp))                             \
+    R(w, MPI_Type_set_attr(I, v, NULL)) R(w, MPI_Type_get_attr(I, v, &ptr, &flag))               \
+    R(w, MPI_Type_delete_attr(I, v)) R(w, MPI_Type_free_keyval(&vp))                             \
+    R(w, MPI_Attr_put(W, v, NULL)) R(w, MPI_Attr_get(W, v, &ptr, &flag))                         \
+    R(w, MPI_Attr_delete(W, v)) R(w, MPI_Keyval_free(&vp))
 
 /* info objects: the info calls take MPI_INFO_NULL as invalid too */
 #define INFO_ROWS(w)                                                                             \
@@ -418,13 +452,8 @@ static void sweep_handles(void)
     SWEEP(MPI_ERR_WIN, wins, NBADS, WIN_ROWS)
     SWEEP(MPI_ERR_REQUEST, reqs + 1, NBADS - 1, REQUEST_ROWS)
     SWEEP(MPI_ERR_REQUEST, reqs, 1, NULL_REQUEST_ROWS)
-    /* A freed keyval or error handler (and a stale generation of a live
-     * keyval) still passes for a live one until freed handles are told
-     * apart from reused ones: those rows join when they are. */
-    bad_t keys_now[] = { keys[0], keys[2], keys[3], keys[4], keys[5], keys[7] };
-    bad_t errhs_now[] = { errhs[0], errhs[2], errhs[3], errhs[4], errhs[5], errhs[6], errhs[7] };
-    SWEEP(MPI_ERR_KEYVAL, keys_now, 6, KEYVAL_ROWS)
-    SWEEP(MPI_ERR_ARG, errhs_now, 7, ERRH_ROWS)
+    SWEEP(MPI_ERR_KEYVAL, keys, NBADS, KEYVAL_ROWS)
+    SWEEP(MPI_ERR_ARG, errhs, NBADS, ERRH_ROWS)
     SWEEP(MPI_ERR_INFO, infos, NBADS, INFO_ROWS)
     SWEEP(MPI_ERR_INFO, infos + 1, NBADS - 1, HINT_ROWS)
     RXT_MPI(MPI_Win_unlock_all(win));
@@ -481,6 +510,8 @@ static void sweep_counts(void)
     ROW(MPI_ERR_COUNT, a, MPI_Pack(buf, -1, I, rbuf, 64, &pos, W));
     ROW(MPI_ERR_COUNT, a, MPI_Unpack(buf, 64, &pos, rbuf, -1, I, W));
     ROW(MPI_ERR_COUNT, a, MPI_Pack_size(-1, I, W, &i1));
+    ROW(MPI_ERR_COUNT, a, (apos = 0, MPI_Pack_external("external32", buf, -1, I, rbuf, 64, &apos)));
+    ROW(MPI_ERR_COUNT, a, MPI_Pack_external_size("external32", -1, I, &asz));
     ROW(MPI_ERR_COUNT, a, MPI_Type_contiguous(-1, I, &nt));
     ROW(MPI_ERR_COUNT, a, MPI_Type_vector(-1, 1, 1, I, &nt));
     ROW(MPI_ERR_COUNT, a, MPI_Type_create_hvector(-1, 1, 4, I, &nt));
@@ -561,6 +592,8 @@ static void sweep_overflow(void)
     ROW(MPI_ERR_COUNT, a, MPI_Alltoall(buf, INT_MAX, t8m, rbuf, INT_MAX, t8m, W));
     ROW(MPI_ERR_COUNT, a, MPI_Ialltoall(buf, INT_MAX, t8m, rbuf, INT_MAX, t8m, W, &rq));
     ROW(MPI_ERR_COUNT, a, MPI_Pack_size(INT_MAX, t8m, W, &i1));
+    ROW(MPI_ERR_COUNT, a, (apos = 0, MPI_Pack_external("external32", buf, INT_MAX, t8m, rbuf, 64,
+                                                        &apos)));
     ROW(MPI_ERR_COUNT, a, MPI_Pack(buf, INT_MAX, t8m, rbuf, 64, &pos, W));
     ROW(MPI_ERR_COUNT, a, MPI_Unpack(buf, 64, &pos, rbuf, INT_MAX, t8m, W));
     for (int i = 0; i < 64; i++)
@@ -610,6 +643,8 @@ static void sweep_ranks(void)
         RECV_ROWS(MPI_ERR_RANK, a, buf, 1, I, r, 0, W);
         ROW(MPI_ERR_RANK, a, MPI_Probe(r, 0, W, &st));
         ROW(MPI_ERR_RANK, a, MPI_Iprobe(r, 0, W, &flag, &st));
+        ROW(MPI_ERR_RANK, a, MPI_Mprobe(r, 0, W, &msg, &st));
+        ROW(MPI_ERR_RANK, a, MPI_Improbe(r, 0, W, &flag, &msg, &st));
         ROW(MPI_ERR_RANK, a, MPI_Group_incl(gw, 1, &r, &g));
         ROW(MPI_ERR_RANK, a, MPI_Group_excl(gw, 1, &r, &g));
         ROW(MPI_ERR_RANK, a, MPI_Group_translate_ranks(gw, 1, &r, gw, idx));
@@ -655,6 +690,8 @@ static void sweep_ranks(void)
         RECV_ROWS(MPI_ERR_TAG, a, buf, 1, I, Q, t, W);
         ROW(MPI_ERR_TAG, a, MPI_Probe(Q, t, W, &st));
         ROW(MPI_ERR_TAG, a, MPI_Iprobe(Q, t, W, &flag, &st));
+        ROW(MPI_ERR_TAG, a, MPI_Mprobe(Q, t, W, &msg, &st));
+        ROW(MPI_ERR_TAG, a, MPI_Improbe(Q, t, W, &flag, &msg, &st));
     }
 }
 
@@ -690,6 +727,7 @@ static void sweep_buffers(void)
     ROW(MPI_ERR_BUFFER, a, (pos = 0, MPI_Pack(buf, 4, I, N, 64, &pos, W)));
     ROW(MPI_ERR_BUFFER, a, (pos = 0, MPI_Unpack(N, 64, &pos, rbuf, 4, I, W)));
     ROW(MPI_ERR_BUFFER, a, MPI_Buffer_attach(N, 100));
+    ROW(MPI_ERR_BUFFER, a, (apos = 0, MPI_Pack_external("external32", N, 4, I, rbuf, 64, &apos)));
     RXT_MPI(MPI_Win_lock_all(0, win));
     ROW(MPI_ERR_BUFFER, a, MPI_Put(N, 4, I, me, 0, 4, I, win));
     ROW(MPI_ERR_BUFFER, a, MPI_Get(N, 4, I, me, 0, 4, I, win));
@@ -808,6 +846,11 @@ static void sweep_other(void)
     ROW(MPI_ERR_ARG, a, MPI_Get_version(NULL, &i1));
     ROW(MPI_ERR_ARG, a, MPI_Get_library_version(NULL, &i1));
     ROW(MPI_ERR_ARG, a, MPI_Buffer_detach(NULL, &i1));
+    ROW(MPI_ERR_ARG, a, MPI_Add_error_class(NULL));
+    ROW(MPI_ERR_ARG, a, MPI_Type_size_x(I, NULL));
+    ROW(MPI_ERR_ARG, a, MPI_Mprobe(Q, 0, W, NULL, &st));
+    ROW(MPI_ERR_ARG, "argc -1", MPI_Info_create_env(-1, NULL, &ni));
+    ROW(MPI_ERR_ARG, "typeclass 99", MPI_Type_match_size(99, 4, &nt));
     ROW(MPI_ERR_ARG, a, MPI_Test_cancelled(NULL, &flag));
     ROW(MPI_ERR_ARG, a, MPI_Alloc_mem(64, MPI_INFO_NULL, NULL));
     ROW(MPI_ERR_ARG, a, MPI_Comm_create_errhandler(NULL, &eh));
@@ -947,6 +990,8 @@ int main(int argc, char **argv)
     MPI_Type_free(&t30);
     RXT_MPI(MPI_Op_create(usum, 1, &uop));
     RXT_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL));
+    RXT_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &tkv, NULL));
+    RXT_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &wkv, NULL));
     RXT_MPI(MPI_Win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL, W, &wbase, &win));
     RXT_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     RXT_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, W, &dwin));
@@ -983,6 +1028,8 @@ int main(int argc, char **argv)
     MPI_Type_free(&t40);
     MPI_Op_free(&uop);
     MPI_Comm_free_keyval(&kv);
+    MPI_Type_free_keyval(&tkv);
+    MPI_Win_free_keyval(&wkv);
     MPI_Group_free(&gw);
     MPI_Comm_free(&cart);
     return rxt_finish();

@@ -145,90 +145,42 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 
-/* RMA */
+/* RMA: a routine in its default-context and context forms, given the stem
+ * of its name (int_put, put8, ...) */
+#define RDMX_SHMEM_DECL_CONTIG(T, F)                                                         \
+    void shmem_##F(T *dest, const T *source, size_t nelems, int pe);                         \
+    void shmem_ctx_##F(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);
+#define RDMX_SHMEM_DECL_STRIDED(T, F)                                                        \
+    void shmem_##F(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
+                   int pe);                                                                  \
+    void shmem_ctx_##F(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,             \
+                       ptrdiff_t sst, size_t nelems, int pe);
+#define RDMX_SHMEM_DECL_SIGNAL(T, F)                                                         \
+    void shmem_##F(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,              \
+                   uint64_t signal, int sig_op, int pe);                                     \
+    void shmem_ctx_##F(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,             \
+                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+#define RDMX_SHMEM_DECL_FORMS(T, PUT, PUTNBI, GET, GETNBI, PSIG, PSIGNBI)                    \
+    RDMX_SHMEM_DECL_CONTIG(T, PUT) RDMX_SHMEM_DECL_CONTIG(T, PUTNBI)                         \
+    RDMX_SHMEM_DECL_CONTIG(T, GET) RDMX_SHMEM_DECL_CONTIG(T, GETNBI)                         \
+    RDMX_SHMEM_DECL_SIGNAL(T, PSIG) RDMX_SHMEM_DECL_SIGNAL(T, PSIGNBI)
 #define RDMX_SHMEM_DECL_RMA(T, N)                                                            \
-    void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-    void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe);                   \
-    void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-    void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe);               \
-    void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,   \
-                                 int pe);                                                    \
-    void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);               \
-    void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,   \
-                                 int pe);                                                    \
+    RDMX_SHMEM_DECL_FORMS(T, N##_put, N##_put_nbi, N##_get, N##_get_nbi, N##_put_signal,     \
+                          N##_put_signal_nbi)                                                \
+    RDMX_SHMEM_DECL_STRIDED(T, N##_iput) RDMX_SHMEM_DECL_STRIDED(T, N##_iget)                \
     void shmem_##N##_p(T *dest, T value, int pe);                                            \
     void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe);                       \
     T shmem_##N##_g(const T *source, int pe);                                                \
-    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe);                           \
-    void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                          size_t nelems, int pe);                                            \
-    void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,      \
-                              ptrdiff_t sst, size_t nelems, int pe);                         \
-    void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,            \
-                          size_t nelems, int pe);                                            \
-    void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,      \
-                              ptrdiff_t sst, size_t nelems, int pe);                         \
-    void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                                uint64_t signal, int sig_op, int pe);                        \
-    void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, \
-                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
-    void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems,                 \
-                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
-    void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source,           \
-                                        size_t nelems, uint64_t *sig_addr, uint64_t signal,  \
-                                        int sig_op, int pe);
+    T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe);
 RDMX_SHMEM_RMA_TYPES(RDMX_SHMEM_DECL_RMA)
 #define RDMX_SHMEM_DECL_SIZED(B)                                                             \
-    void shmem_put##B(void *dest, const void *source, size_t nelems, int pe);                \
-    void shmem_ctx_put##B(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,    \
-                          int pe);                                                           \
-    void shmem_get##B(void *dest, const void *source, size_t nelems, int pe);                \
-    void shmem_ctx_get##B(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,    \
-                          int pe);                                                           \
-    void shmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe);          \
-    void shmem_ctx_put##B##_nbi(shmem_ctx_t ctx, void *dest, const void *source,             \
-                                size_t nelems, int pe);                                      \
-    void shmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe);          \
-    void shmem_ctx_get##B##_nbi(shmem_ctx_t ctx, void *dest, const void *source,             \
-                                size_t nelems, int pe);                                      \
-    void shmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                       size_t nelems, int pe);                                               \
-    void shmem_ctx_iput##B(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,   \
-                           ptrdiff_t sst, size_t nelems, int pe);                            \
-    void shmem_iget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,         \
-                       size_t nelems, int pe);                                               \
-    void shmem_ctx_iget##B(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,   \
-                           ptrdiff_t sst, size_t nelems, int pe);                            \
-    void shmem_put##B##_signal(void *dest, const void *source, size_t nelems,                \
-                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);     \
-    void shmem_ctx_put##B##_signal(shmem_ctx_t ctx, void *dest, const void *source,          \
-                                   size_t nelems, uint64_t *sig_addr, uint64_t signal,       \
-                                   int sig_op, int pe);                                      \
-    void shmem_put##B##_signal_nbi(void *dest, const void *source, size_t nelems,            \
-                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
-    void shmem_ctx_put##B##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source,      \
-                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,   \
-                                       int sig_op, int pe);
+    RDMX_SHMEM_DECL_FORMS(void, put##B, put##B##_nbi, get##B, get##B##_nbi, put##B##_signal, \
+                          put##B##_signal_nbi)                                               \
+    RDMX_SHMEM_DECL_STRIDED(void, iput##B) RDMX_SHMEM_DECL_STRIDED(void, iget##B)
 RDMX_SHMEM_RMA_SIZES(RDMX_SHMEM_DECL_SIZED)
-void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
-void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
-void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
-void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
-void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                          int pe);
-void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
-void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                          int pe);
-void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                         uint64_t signal, int sig_op, int pe);
-void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
-                             uint64_t signal, int sig_op, int pe);
-void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+/* bytes: shmem_putmem, shmem_getmem, their _nbi and _signal forms */
+RDMX_SHMEM_DECL_FORMS(void, putmem, putmem_nbi, getmem, getmem_nbi, putmem_signal,
+                      putmem_signal_nbi)
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 

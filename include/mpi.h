@@ -329,6 +329,17 @@ RX_MPI_API(int, Comm_free, (MPI_Comm *comm))
 RX_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 RX_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
 RX_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+/* intercommunicators */
+RX_MPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size))
+RX_MPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+RX_MPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                   int remote_leader, int tag, MPI_Comm *newintercomm))
+RX_MPI_API(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader,
+                                               MPI_Group remote_group, int remote_leader,
+                                               const char *stringtag, MPI_Info info,
+                                               MPI_Errhandler errhandler,
+                                               MPI_Comm *newintercomm))
+RX_MPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
 RX_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
 RX_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int keyval, void *attribute_val))
 RX_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int keyval))

@@ -111,6 +111,7 @@ void rx_comm_destroy(rx_comm_t *c)
         c->attrs = a;
     }
     rx_group_unref(c->group);
+    rx_group_unref(c->remote);
     free(c->topo);
     free(c);
 }

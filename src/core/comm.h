@@ -26,9 +26,16 @@ typedef struct rx_attr {
 typedef struct rx_comm {
     int handle;                  /* handle index */
     uint32_t ctx;                /* p2p context; ctx + 1 for collectives */
-    int rank, size;
-    int *world;                  /* = group->world */
-    rx_group_t *group;
+    int rank, size;              /* in the local group */
+    int *world;                  /* world rank of each rank point-to-point names:
+                                  * group->world, or remote->world on an
+                                  * intercommunicator */
+    rx_group_t *group;           /* the local group */
+    /* intercommunicators only (remote NULL otherwise): the remote group, an
+     * intracommunicator over the local group, and the collective context
+     * seen as a point-to-point one (src/mpi/intercomm.c) */
+    rx_group_t *remote;
+    struct rx_comm *local, *cview;
     int errhandler;              /* MPI_Errhandler handle */
     uint32_t coll_seq;           /* tags of successive collectives */
     rx_attr_t *attrs;

@@ -4,6 +4,7 @@
  * in coll_move.c. Every call checks its local arguments, converts buffers to
  * wire form and runs (or starts) the executor of src/coll. */
 #include "coll_impl.h"
+#include "inter_impl.h"
 #include "coll/offload.h"
 #include "coll/op.h"
 
@@ -138,6 +139,8 @@ static int rx_barrier(MPI_Comm comm, MPI_Request *req, const char *fn)
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_inter_barrier(c, req, fn);
     if (!req)
         return rx_coll_rc(c, rx_coll_barrier(c), fn);
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_BARRIER, req);
@@ -154,6 +157,8 @@ static int rx_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_inter_bcast(c, buffer, count, datatype, root, req, fn);
     RX_COLL_SIDE(c, buffer, count, dt, datatype, fn);
     int rc = rx_coll_check_root(c, root, fn);
     if (rc != MPI_SUCCESS)
@@ -239,6 +244,8 @@ static int rx_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_inter_reduce(c, sendbuf, recvbuf, count, datatype, op, root, req, fn);
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     rx_opobj_t *o;
@@ -283,6 +290,10 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote) /* scan and exscan are not defined on intercommunicators */
+        return kind == RX_COLL_ALLREDUCE
+                   ? rx_inter_allreduce(c, sendbuf, recvbuf, count, datatype, op, req, fn)
+                   : rx_mpi_err(c, MPI_ERR_COMM, fn, "not defined on an intercommunicator");
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     rx_opobj_t *o;
@@ -347,6 +358,9 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_inter_reduce_scatter(c, sendbuf, recvbuf, recvcounts, blockcount, datatype, op,
+                                       req, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     int p = c->size;
     if (!recvcounts)

@@ -5,6 +5,7 @@
  * offsets are the element displacements times the packed element size
  * (raw types have packed size = extent, so one formula serves both). */
 #include "coll_impl.h"
+#include "inter_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,11 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote) {
+        rx_inter_side_t s = {sendbuf, sendcount, NULL, NULL, sendtype, NULL, 0};
+        rx_inter_side_t r = {recvbuf, recvcount, recvcounts, displs, recvtype, NULL, v};
+        return rx_inter_gather(c, &s, &r, root, req, fn);
+    }
     int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
     if (rc != MPI_SUCCESS)
         return rc;
@@ -224,6 +230,11 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote) {
+        rx_inter_side_t s = {sendbuf, sendcount, sendcounts, displs, sendtype, NULL, v};
+        rx_inter_side_t r = {recvbuf, recvcount, NULL, NULL, recvtype, NULL, 0};
+        return rx_inter_scatter(c, &s, &r, root, req, fn);
+    }
     int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
     if (rc != MPI_SUCCESS)
         return rc;
@@ -332,6 +343,12 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote) {
+        rx_inter_side_t s = {sendbuf, sendcount, NULL, NULL, sendtype, NULL, 0};
+        rx_inter_side_t r = {recvbuf, recvcount, recvcounts, displs, recvtype, NULL,
+                             recvcounts || displs};
+        return rx_inter_allgather(c, &s, &r, req, fn);
+    }
     int p = c->size, me = c->rank, in_place = sendbuf == MPI_IN_PLACE;
     int v = recvcounts != NULL || displs != NULL;
     RX_GET_DTYPE(rdt, c, recvtype, fn);
@@ -537,6 +554,11 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote) {
+        rx_inter_side_t is = {sendbuf, s->count, s->counts, s->displs, s->type, s->types, kind};
+        rx_inter_side_t ir = {recvbuf, r->count, r->counts, r->displs, r->type, r->types, kind};
+        return rx_inter_alltoall(c, &is, &ir, req, fn);
+    }
     int p = c->size, in_place = sendbuf == MPI_IN_PLACE, cls;
     if (kind > 0 && ((!in_place && (!s->counts || !s->displs || (kind == 2 && !s->types))) ||
                      !r->counts || !r->displs || (kind == 2 && !r->types)))

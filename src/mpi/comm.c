@@ -3,6 +3,7 @@
  * agreement, comparison, names. Attributes live in attr.c. */
 #include "mpi_impl.h"
 #include "info_impl.h"
+#include "inter_impl.h"
 #include "coll/neighbor.h"
 #include "dtype/basic.h"
 
@@ -103,10 +104,16 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     RX_GET_COMM(c, comm, "MPI_Comm_dup");
     if (!newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
-    int id, rc = rx_comm_agree_ctx(c, &id);
-    if (rc != RX_OK)
-        return rx_mpi_err(c, rx_mpi_class_of(rc), "MPI_Comm_dup", "no free context id");
-    if ((rc = rx_comm_make(c, c->group, id, newcomm, "MPI_Comm_dup")) != MPI_SUCCESS)
+    int rc;
+    if (c->remote) {
+        rc = rx_inter_split(c, 0, c->rank, newcomm, "MPI_Comm_dup");
+    } else {
+        int id;
+        if ((rc = rx_comm_agree_ctx(c, &id)) != RX_OK)
+            return rx_mpi_err(c, rx_mpi_class_of(rc), "MPI_Comm_dup", "no free context id");
+        rc = rx_comm_make(c, c->group, id, newcomm, "MPI_Comm_dup");
+    }
+    if (rc != MPI_SUCCESS)
         return rc;
     rx_comm_t *n = rx_comm_get(*newcomm);
     if (c->topo && !(n->topo = rx_topo_copy(c->topo))) /* a duplicate keeps the topology */
@@ -134,6 +141,26 @@ static int rx_split_cmp(const void *a, const void *b)
     return x->rank - y->rank;
 }
 
+rx_group_t *rx_split_group(const int *all, int p, const int *world, int color, int me)
+{
+    rx_split_entry_t *sel = malloc(sizeof *sel * (size_t)(p > 0 ? p : 1));
+    if (!sel)
+        return NULL;
+    int n = 0;
+    for (int r = 0; r < p; r++)
+        if (all[2 * r] == color)
+            sel[n++] = (rx_split_entry_t){color, all[2 * r + 1], r};
+    qsort(sel, (size_t)n, sizeof *sel, rx_split_cmp);
+    rx_group_t *g = rx_group_new(n);
+    for (int i = 0; g && i < n; i++) {
+        g->world[i] = world[sel[i].rank];
+        if (sel[i].rank == me)
+            g->rank = i;
+    }
+    free(sel);
+    return g;
+}
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     RX_CHECK_INIT("MPI_Comm_split");
@@ -142,47 +169,29 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_split", "negative color %d", color);
+    if (c->remote)
+        return rx_inter_split(c, color, key, newcomm, "MPI_Comm_split");
     int p = c->size, mine[2] = {color, key};
     int *all = malloc(sizeof(int) * 2 * (size_t)p);
-    rx_split_entry_t *sel = malloc(sizeof *sel * (size_t)p);
-    if (!all || !sel) {
-        free(all);
-        free(sel);
+    if (!all)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_split", "out of memory");
-    }
     int rc = rx_coll_allgather(mine, sizeof mine, all, c);
     int id = -1;
     if (rc == RX_OK)
         rc = rx_comm_agree_ctx(c, &id);
     if (rc != RX_OK) {
         free(all);
-        free(sel);
         return rx_mpi_err(c, rx_mpi_class_of(rc), "MPI_Comm_split", "%s", rx_status_string(rc));
     }
     if (color == MPI_UNDEFINED) {
         free(all);
-        free(sel);
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    int n = 0;
-    for (int r = 0; r < p; r++)
-        if (all[2 * r] == color)
-            sel[n++] = (rx_split_entry_t){color, all[2 * r + 1], r};
-    qsort(sel, (size_t)n, sizeof *sel, rx_split_cmp);
-    rx_group_t *g = rx_group_new(n);
-    if (!g) {
-        free(all);
-        free(sel);
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_split", "out of memory");
-    }
-    for (int i = 0; i < n; i++) {
-        g->world[i] = c->world[sel[i].rank];
-        if (sel[i].rank == c->rank)
-            g->rank = i;
-    }
+    rx_group_t *g = rx_split_group(all, p, c->world, color, c->rank);
     free(all);
-    free(sel);
+    if (!g)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_split", "out of memory");
     rc = rx_comm_make(c, g, id, newcomm, "MPI_Comm_split");
     rx_group_unref(g);
     return rc;
@@ -191,6 +200,8 @@ RX_ALIAS(Comm_split)
 
 void rx_comm_reclaim_now(rx_comm_t *c)
 {
+    if (c->remote)
+        rx_inter_release(c);
     rx_coll_comm_release(c);
     rx_ctx_release((int)(c->ctx / 2));
     rx_htab_del(&rx_comm_table, c->handle);
@@ -255,6 +266,10 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         return MPI_SUCCESS;
     }
     int g = rx_group_compare(a->group, b->group);
+    if (!a->remote != !b->remote) /* an intra- and an intercommunicator */
+        g = MPI_UNEQUAL;
+    else if (a->remote) /* both groups count: the result is the weaker of the two */
+        g = rx_inter_compare_worse(g, rx_group_compare(a->remote, b->remote));
     *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     return MPI_SUCCESS;
 }
@@ -269,7 +284,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     rx_group_t *g = rx_group_new(c->size);
     if (!g)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_group", "out of memory");
-    memcpy(g->world, c->world, sizeof(int) * (size_t)c->size);
+    memcpy(g->world, c->group->world, sizeof(int) * (size_t)c->size);
     g->rank = c->rank;
     if (rx_group_register(g) != RX_OK) {
         rx_group_unref(g);
@@ -286,7 +301,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     RX_GET_COMM(c, comm, "MPI_Comm_test_inter");
     if (!flag)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
-    *flag = 0;
+    *flag = c->remote != NULL;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_test_inter)

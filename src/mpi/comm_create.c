@@ -4,6 +4,7 @@
  * MPI_Comm_create_group (collective over the group's members only). */
 #include "coll_impl.h"
 #include "info_impl.h"
+#include "inter_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     const char *fn = "MPI_Comm_split_type";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     rx_info_t *hints; /* checked, not interpreted: no keys apply */
     int rc = rx_info_arg(c, info, &hints, fn);
     if (rc != MPI_SUCCESS)
@@ -56,6 +59,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return rx_mpi_err(c, MPI_ERR_GROUP, fn, "invalid group");
     if (!rx_group_within(g, c))
         return rx_mpi_err(c, MPI_ERR_GROUP, fn, "the group has processes outside the communicator");
+    if (c->remote) /* a subset of the local group; the result is an intercommunicator */
+        return rx_inter_create(c, g, newcomm, fn);
     int id, rc = rx_comm_agree_ctx(c, &id);
     if (rc != RX_OK)
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "no free context id");
@@ -107,6 +112,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     const char *fn = "MPI_Comm_create_group";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     if (!newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
     int rc = rx_mpi_check_tag(c, tag, 0, fn);

@@ -326,6 +326,9 @@ static int rx_idup_start(MPI_Comm comm, MPI_Info info, int with_info, MPI_Comm *
         return rc;
     if (!newcomm || !request)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "NULL newcomm or request");
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_UNSUPPORTED_OPERATION, fn, "not available on an "
+                          "intercommunicator (MPI_Comm_dup is)");
     if (rx_progress_hook_add(rx_idup_progress) != 0)
         return rx_mpi_err(c, MPI_ERR_INTERN, fn, "no progress hook left");
     rx_idup_t *d = calloc(1, sizeof *d);

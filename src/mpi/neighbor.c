@@ -55,6 +55,9 @@ static int rx_neighbor(const rx_side_t *snd, const rx_side_t *rcv, MPI_Comm comm
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "neighbourhood collectives are not defined on "
+                          "intercommunicators");
     if (!c->topo_kind || !c->topo)
         return rx_mpi_err(c, MPI_ERR_TOPOLOGY, fn, "communicator has no process topology");
     rx_topo_t *t = c->topo;

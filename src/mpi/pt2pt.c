@@ -15,11 +15,11 @@ int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn)
 
 int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn)
 {
-    if ((rank >= 0 && rank < c->size) || rank == MPI_PROC_NULL ||
-        (any_ok && rank == MPI_ANY_SOURCE))
+    int n = c->remote ? c->remote->size : c->size; /* an intercommunicator names remote ranks */
+    if ((rank >= 0 && rank < n) || rank == MPI_PROC_NULL || (any_ok && rank == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
-    return rx_mpi_err(c, MPI_ERR_RANK, fn, "invalid rank %d (communicator has %d ranks)", rank,
-                      c->size);
+    return rx_mpi_err(c, MPI_ERR_RANK, fn, "invalid rank %d (%s has %d ranks)", rank,
+                      c->remote ? "the remote group" : "communicator", n);
 }
 
 int rx_mpi_data_err(rx_comm_t *c, int cls, uint64_t count, const rx_dtype_t *dt, const char *fn)

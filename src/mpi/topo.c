@@ -235,6 +235,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     if (!comm_cart)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "comm_cart is NULL");
     if (ndims < 0 || ndims > RX_MAXDIMS)
@@ -428,6 +430,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     rx_info_t *hints; /* checked, not interpreted: no keys apply */
     if (rx_info_arg(c, info, &hints, fn) != MPI_SUCCESS)
         return MPI_ERR_INFO;
@@ -475,6 +479,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     rx_info_t *hints;
     if (rx_info_arg(c, info, &hints, fn) != MPI_SUCCESS)
         return MPI_ERR_INFO;

@@ -50,6 +50,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     if (!comm_graph)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "comm_graph is NULL");
     int rc = rx_graph_check(c, nnodes, index, edges, fn);

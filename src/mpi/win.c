@@ -58,6 +58,8 @@ static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, int d
 {
     if (!win)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "win is NULL");
+    if (c->remote)
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     if (size < 0)
         return rx_mpi_err(c, MPI_ERR_SIZE, fn, "negative size %ld", (long)size);
     if (disp_unit <= 0)

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT
+ * Intercommunicators: MPI_Intercomm_create, _create_from_groups, _merge,
+ * the remote-group queries, and split / dup / create on an
+ * intercommunicator (inter_impl.h says what one is).
+ *
+ * Context ids: an intercommunicator takes two, one for itself (its
+ * point-to-point and collective contexts) and one for its local
+ * communicator, both free at every member of both groups. Each group ANDs
+ * its members' free-id masks, the leaders swap theirs and AND them, and
+ * each leader broadcasts the result in its group, so all members pick the
+ * same lowest ids. */
+#include "inter_impl.h"
+#include "info_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The leaders (rank leader of lc) swap s for r through link (peer, tag);
+ * then r is broadcast in lc. */
+static int rx_leaders_swap(rx_comm_t *lc, int leader, rx_comm_t *link, int peer, int tag,
+                           const void *s, size_t sb, void *r, size_t rb)
+{
+    int rc = RX_OK;
+    if (lc->rank == leader)
+        rc = rx_coll_sendrecv(s, sb, peer, r, rb, peer, tag, link);
+    int rc2 = rx_coll_bcast(r, rb, leader, lc);
+    return rc != RX_OK ? rc : rc2;
+}
+
+/* mask &= the AND of every local member's free ids. */
+static int rx_local_mask(rx_comm_t *lc, uint32_t *mask)
+{
+    memcpy(mask, rx_ctx_mask(), sizeof(uint32_t) * RX_CTX_WORDS);
+    return rx_coll_allreduce(mask, mask, RX_CTX_WORDS, rx_dtype_get(MPI_UINT32_T),
+                             rx_opobj_get(MPI_BAND), lc);
+}
+
+/* The n (1 or 2) lowest ids free in mask AND other. */
+static int rx_pick_ids(uint32_t *mask, const uint32_t *other, int n, int ids[2])
+{
+    for (int w = 0; w < RX_CTX_WORDS; w++)
+        mask[w] &= other[w];
+    for (int i = 0; i < n; i++) {
+        if ((ids[i] = rx_ctx_pick(mask)) < 0)
+            return RX_ERR_NOMEM;
+        mask[ids[i] / 32] &= ~(1u << (ids[i] % 32));
+    }
+    return RX_OK;
+}
+
+/* n ids free at every member of intercommunicator c (collective over both). */
+static int rx_inter_ids(rx_comm_t *c, int n, int ids[2])
+{
+    uint32_t mask[RX_CTX_WORDS], other[RX_CTX_WORDS];
+    int rc = rx_local_mask(c->local, mask);
+    if (rc == RX_OK)
+        rc = rx_leaders_swap(c->local, 0, c, 0, rx_coll_tag(c), mask, sizeof mask, other,
+                             sizeof other);
+    return rc == RX_OK ? rx_pick_ids(mask, other, n, ids) : rc;
+}
+
+/* A new intercommunicator between local group lg (the caller a member) and
+ * remote group rg, with the ids agreed; errors in parent's name. */
+static int rx_inter_make(rx_comm_t *parent, rx_group_t *lg, rx_group_t *rg, const int ids[2],
+                         MPI_Comm *out, const char *fn)
+{
+    MPI_Comm h, lh;
+    int rc = rx_comm_make(parent, lg, ids[0], &h, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rx_comm_t *c = rx_comm_get(h);
+    rx_group_ref(rg);
+    c->remote = rg;
+    c->world = rg->world;
+    if ((rc = rx_comm_make(parent, lg, ids[1], &lh, fn)) != MPI_SUCCESS) {
+        rx_comm_reclaim_now(c);
+        return rc;
+    }
+    c->local = rx_comm_get(lh);
+    /* the hidden communicators report to the code using them, which
+     * reports in the intercommunicator's name */
+    rx_errh_detach(c->local->errhandler);
+    c->local->errhandler = MPI_ERRORS_RETURN;
+    snprintf(c->local->name, sizeof c->local->name, "local group of an intercommunicator");
+    rx_comm_t *v = rx_comm_new(lg, c->ctx + 1);
+    if (v && (v->handle = rx_htab_add(&rx_comm_table, v, 3)) < 0) {
+        rx_comm_destroy(v);
+        v = NULL;
+    }
+    if (!v) {
+        rx_comm_reclaim_now(c);
+        return rx_mpi_err(parent, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    rx_group_ref(rg);
+    v->remote = rg;
+    v->world = rg->world;
+    v->errhandler = MPI_ERRORS_RETURN;
+    snprintf(v->name, sizeof v->name, "collective context of an intercommunicator");
+    c->cview = v;
+    *out = h;
+    return MPI_SUCCESS;
+}
+
+void rx_inter_release(rx_comm_t *c)
+{
+    if (c->local)
+        rx_comm_reclaim_now(c->local);
+    if (c->cview) { /* shares c's context id: nothing to give back but itself */
+        rx_coll_comm_release(c->cview);
+        rx_htab_del(&rx_comm_table, c->cview->handle);
+        rx_comm_destroy(c->cview);
+    }
+    c->local = c->cview = NULL;
+}
+
+/* A group of n world ranks, the caller not a member. */
+static rx_group_t *rx_group_of(const int *world, int n)
+{
+    rx_group_t *g = rx_group_new(n);
+    if (g)
+        memcpy(g->world, world, sizeof(int) * (size_t)n);
+    return g;
+}
+
+/* ---- MPI_Intercomm_create ------------------------------------------------ */
+
+/* What the local leader tells its group: the outcome of the exchange, the
+ * remote group's size and the remote leader's mask. */
+typedef struct rx_xhdr {
+    int status, size;
+    uint32_t mask[RX_CTX_WORDS];
+} rx_xhdr_t;
+
+/* At the local leader: swap sizes and masks, then member lists, with the
+ * remote leader; *world becomes the remote list (malloc'd). */
+static int rx_leader_xchg(rx_comm_t *lc, rx_comm_t *pc, int rleader, int tag, rx_xhdr_t *h,
+                          int **world)
+{
+    rx_xhdr_t mine = {RX_OK, lc->size, {0}};
+    memcpy(mine.mask, h->mask, sizeof mine.mask);
+    int rc = rx_coll_sendrecv(&mine, sizeof mine, rleader, h, sizeof *h, rleader, tag, pc);
+    if (rc != RX_OK)
+        return rc;
+    if (h->size <= 0 || !(*world = malloc(sizeof(int) * (size_t)h->size)))
+        return RX_ERR_NOMEM;
+    return rx_coll_sendrecv(lc->world, sizeof(int) * (size_t)lc->size, rleader, *world,
+                            sizeof(int) * (size_t)h->size, rleader, tag, pc);
+}
+
+/* Checks only the local leader can make (peer_comm, remote_leader). */
+static int rx_leader_args(rx_comm_t *lc, MPI_Comm peer_comm, int rleader, rx_comm_t **pc,
+                          const char *fn)
+{
+    if (!(*pc = rx_comm_get(peer_comm)))
+        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "invalid peer communicator at the local leader");
+    int n = (*pc)->remote ? (*pc)->remote->size : (*pc)->size;
+    if (rleader < 0 || rleader >= n)
+        return rx_mpi_err(lc, MPI_ERR_RANK, fn, "remote leader %d not in the peer communicator "
+                          "(%d ranks)", rleader, n);
+    if (rx_group_rank_of(lc->group, (*pc)->world[rleader]) >= 0)
+        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "the remote leader is in the local group");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create";
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(lc, local_comm, fn);
+    if (lc->remote)
+        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "local_comm is an intercommunicator");
+    if (!newintercomm)
+        return rx_mpi_err(lc, MPI_ERR_ARG, fn, "newintercomm is NULL");
+    if (local_leader < 0 || local_leader >= lc->size)
+        return rx_mpi_err(lc, MPI_ERR_RANK, fn, "local leader %d not in local_comm (%d ranks)",
+                          local_leader, lc->size);
+    int rc = rx_mpi_check_tag(lc, tag, 0, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rx_xhdr_t h = {RX_OK, 0, {0}};
+    uint32_t mine[RX_CTX_WORDS];
+    int *world = NULL, st = rx_local_mask(lc, h.mask);
+    memcpy(mine, h.mask, sizeof mine);
+    if (st == RX_OK && lc->rank == local_leader) {
+        rx_comm_t *pc;
+        /* the leaders' traffic goes on the peer communicator's collective
+         * context, far above its own collectives' tags, so no receive of
+         * the program can take it */
+        if (rx_leader_args(lc, peer_comm, remote_leader, &pc, fn) != MPI_SUCCESS)
+            h.status = RX_ERR_INVAL;
+        else
+            h.status = rx_leader_xchg(lc, pc, remote_leader, 0x20000000 | (tag & 0x0fffffff),
+                                      &h, &world);
+    }
+    if (st == RX_OK)
+        st = rx_coll_bcast(&h, sizeof h, local_leader, lc);
+    if (st == RX_OK && h.status != RX_OK)
+        st = h.status;
+    if (st == RX_OK && lc->rank != local_leader && !(world = malloc(sizeof(int) * (size_t)h.size)))
+        st = RX_ERR_NOMEM;
+    if (st == RX_OK)
+        st = rx_coll_bcast(world, sizeof(int) * (size_t)h.size, local_leader, lc);
+    int ids[2] = {-1, -1};
+    for (int i = 0; st == RX_OK && i < h.size; i++)
+        if (rx_group_rank_of(lc->group, world[i]) >= 0)
+            st = RX_ERR_INVAL;
+    if (st == RX_OK)
+        st = rx_pick_ids(mine, h.mask, 2, ids);
+    rx_group_t *rg = st == RX_OK ? rx_group_of(world, h.size) : NULL;
+    free(world);
+    if (st == RX_ERR_INVAL)
+        return rx_mpi_err(lc, MPI_ERR_COMM, fn, lc->rank == local_leader && h.status != RX_OK
+                          ? "the peer arguments were refused" : "the two groups are not disjoint "
+                          "or the local leader refused its arguments");
+    if (st != RX_OK)
+        return rx_mpi_err(lc, rx_mpi_class_of(st), fn, "%s", rx_status_string(st));
+    if (!rg)
+        return rx_mpi_err(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = rx_inter_make(lc, lc->group, rg, ids, newintercomm, fn);
+    rx_group_unref(rg);
+    return rc;
+}
+RX_ALIAS(Intercomm_create)
+
+/* The tag both groups derive from the string tag (FNV-1a, within the
+ * tags every MPI offers). */
+static int rx_string_tag(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return (int)(h % 32768u);
+}
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create_from_groups";
+    RX_CHECK_INIT(fn);
+    rx_comm_t *wc = rx_comm_world();
+    rx_group_t *lg = rx_group_get(local_group), *rg = rx_group_get(remote_group);
+    if (!lg || !rg)
+        return rx_mpi_err(wc, MPI_ERR_GROUP, fn, "invalid group");
+    if (lg->rank < 0)
+        return rx_mpi_err(wc, MPI_ERR_GROUP, fn, "the caller is not in local_group");
+    if (local_leader < 0 || local_leader >= lg->size || remote_leader < 0 ||
+        remote_leader >= rg->size)
+        return rx_mpi_err(wc, MPI_ERR_RANK, fn, "leader %d or %d out of its group (%d, %d ranks)",
+                          local_leader, remote_leader, lg->size, rg->size);
+    if (!stringtag || !newintercomm)
+        return rx_mpi_err(wc, MPI_ERR_ARG, fn, "stringtag or newintercomm is NULL");
+    rx_info_t *hints;
+    int rc = rx_info_arg(wc, info, &hints, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* every group is a subset of MPI_COMM_WORLD here: the local group's
+     * communicator comes from it (MPI_Comm_create_group, tagged with the
+     * string's tag) and so do the leaders' messages */
+    int tag = rx_string_tag(stringtag);
+    MPI_Comm lcomm;
+    if ((rc = PMPI_Comm_create_group(MPI_COMM_WORLD, local_group, tag, &lcomm)) != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Intercomm_create(lcomm, local_leader, MPI_COMM_WORLD, rg->world[remote_leader], tag,
+                               newintercomm);
+    PMPI_Comm_free(&lcomm);
+    if (rc == MPI_SUCCESS && errhandler != MPI_ERRHANDLER_NULL &&
+        (rc = PMPI_Comm_set_errhandler(*newintercomm, errhandler)) != MPI_SUCCESS)
+        PMPI_Comm_free(newintercomm);
+    return rc;
+}
+RX_ALIAS(Intercomm_create_from_groups)
+
+/* ---- merge, split, dup, create ------------------------------------------- */
+
+#define RX_GET_INTER(c, handle, fn)                                                 \
+    RX_GET_COMM(c, handle, fn);                                                     \
+    if (!c->remote)                                                                 \
+        return rx_mpi_err(c, MPI_ERR_COMM, fn, "not an intercommunicator")
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    const char *fn = "MPI_Intercomm_merge";
+    RX_CHECK_INIT(fn);
+    RX_GET_INTER(c, intercomm, fn);
+    if (!newintracomm)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "newintracomm is NULL");
+    rx_inter_drain(c);
+    int mine = !!high, theirs = 0, ids[2];
+    int rc = rx_leaders_swap(c->local, 0, c, 0, rx_coll_tag(c), &mine, sizeof mine, &theirs,
+                             sizeof theirs);
+    if (rc == RX_OK)
+        rc = rx_inter_ids(c, 1, ids);
+    if (rc != RX_OK)
+        return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    /* the low group first; with equal flags the group of the lower world
+     * rank leader, which both groups see alike */
+    int first = mine != theirs ? !mine : c->group->world[0] < c->remote->world[0];
+    int l = c->size, r = c->remote->size;
+    rx_group_t *g = rx_group_new(l + r);
+    if (!g)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    memcpy(g->world + (first ? 0 : r), c->group->world, sizeof(int) * (size_t)l);
+    memcpy(g->world + (first ? l : 0), c->remote->world, sizeof(int) * (size_t)r);
+    g->rank = c->rank + (first ? 0 : r);
+    rc = rx_comm_make(c, g, ids[0], newintracomm, fn);
+    rx_group_unref(g);
+    return rc;
+}
+RX_ALIAS(Intercomm_merge)
+
+int rx_inter_split(rx_comm_t *c, int color, int key, MPI_Comm *newcomm, const char *fn)
+{
+    rx_inter_drain(c);
+    int l = c->size, r = c->remote->size, mine[2] = {color, key}, ids[2];
+    int *la = malloc(sizeof(int) * 2 * (size_t)l), *ra = malloc(sizeof(int) * 2 * (size_t)r);
+    int rc = la && ra ? rx_coll_allgather(mine, sizeof mine, la, c->local) : RX_ERR_NOMEM;
+    /* every member takes part in each step, whatever its own outcome */
+    if (rc == RX_OK)
+        rc = rx_leaders_swap(c->local, 0, c, 0, rx_coll_tag(c), la, sizeof(int) * 2 * (size_t)l,
+                             ra, sizeof(int) * 2 * (size_t)r);
+    if (rc == RX_OK)
+        rc = rx_inter_ids(c, 2, ids);
+    rx_group_t *lg = NULL, *rg = NULL;
+    if (rc == RX_OK && color != MPI_UNDEFINED) {
+        lg = rx_split_group(la, l, c->group->world, color, c->rank);
+        rg = rx_split_group(ra, r, c->remote->world, color, -1);
+        if (!lg || !rg)
+            rc = RX_ERR_NOMEM;
+    }
+    free(la);
+    free(ra);
+    if (rc == RX_OK) {
+        *newcomm = MPI_COMM_NULL;
+        if (lg && rg->size > 0)
+            rc = rx_inter_make(c, lg, rg, ids, newcomm, fn);
+    } else {
+        rc = rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+    }
+    rx_group_unref(lg);
+    rx_group_unref(rg);
+    return rc;
+}
+
+int rx_inter_create(rx_comm_t *c, rx_group_t *g, MPI_Comm *newcomm, const char *fn)
+{
+    return rx_inter_split(c, g->rank >= 0 ? 0 : MPI_UNDEFINED, g->rank, newcomm, fn);
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    const char *fn = "MPI_Comm_remote_size";
+    RX_CHECK_INIT(fn);
+    RX_GET_INTER(c, comm, fn);
+    if (!size)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "size is NULL");
+    *size = c->remote->size;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Comm_remote_size)
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    const char *fn = "MPI_Comm_remote_group";
+    RX_CHECK_INIT(fn);
+    RX_GET_INTER(c, comm, fn);
+    if (!group)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "group is NULL");
+    rx_group_t *g = rx_group_of(c->remote->world, c->remote->size);
+    if (!g || rx_group_register(g) != RX_OK) {
+        rx_group_unref(g);
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    *group = RX_HANDLE(RX_KIND_GROUP, g->handle);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Comm_remote_group)

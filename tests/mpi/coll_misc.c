@@ -295,9 +295,20 @@ static void t_overlap(void)
     const char *given = getenv("RDMX_NODE_CPUS"); /* rdmx-run: the CPUs the ranks share */
     if (given && atol(given) > 0 && atol(given) < cpus)
         cpus = atol(given);
-    if (np <= cpus && !thread)
+    /* nor while other work keeps the CPUs busy (a parallel test run, a
+     * loaded machine): the ranks are then descheduled just the same */
+    double load = 0;
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf) {
+        if (fscanf(lf, "%lf", &load) != 1)
+            load = 0;
+        fclose(lf);
+    }
+    if (np <= cpus && !thread && load < (double)cpus)
         RXT_CHECK(m_wait < 0.5 * t_coll, "Wait took %.2f ms of a %.2f ms allreduce", m_wait * 1e3,
                   t_coll * 1e3);
+    else if (me == 0 && np <= cpus && !thread)
+        printf("overlap not checked: load average %.2f on %ld CPUs\n", load, cpus);
     free(a);
     free(b);
 }

@@ -128,9 +128,11 @@ int main(int argc, char **argv)
     }
     int maps1 = count_maps(), fds1 = count_dir("/proc/self/fd");
     /* a leak grows by at least one mapping per window (50); AddressSanitizer's
-     * allocator maps a few regions of its own as the heap grows */
+     * allocator maps regions of its own as the heap grows, which its
+     * quarantine and the handle tables' first-in first-out reuse of freed
+     * slots (src/core/handle.h) make grow by some 25 here */
 #ifdef __SANITIZE_ADDRESS__
-    const int slack = 16;
+    const int slack = 40;
 #else
     const int slack = 2;
 #endif

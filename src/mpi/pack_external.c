@@ -229,6 +229,21 @@ static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx
     return MPI_SUCCESS;
 }
 
+/* The external buffer of `size` bytes has n bytes from *position on, and
+ * the buffers are there if anything moves. */
+static int rx_x32_room(size_t n, MPI_Aint size, const MPI_Aint *position, const void *a,
+                       const void *b, const char *fn)
+{
+    if (!position || *position < 0 || size < 0)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "position NULL or negative, or size negative");
+    if (*position > size || n > (size_t)(size - *position))
+        return rx_mpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%zu bytes, %ld left in the buffer", n,
+                          (long)(size - *position));
+    if (n && (!a || !b))
+        return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "NULL buffer");
+    return MPI_SUCCESS;
+}
+
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size)
 {
@@ -256,13 +271,8 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
     int rc = rx_x32_args(datarep, incount, datatype, &dt, &n, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!position || *position < 0 || outsize < 0)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "position NULL or negative, or outsize negative");
-    if (n > (size_t)(outsize - *position) || *position > outsize)
-        return rx_mpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%zu bytes do not fit the %ld left", n,
-                          (long)(outsize - *position));
-    if (n && (!inbuf || !outbuf))
-        return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "NULL buffer");
+    if ((rc = rx_x32_room(n, outsize, position, inbuf, outbuf, fn)) != MPI_SUCCESS)
+        return rc;
     size_t wire = (size_t)incount * dt->wire;
     unsigned char *tmp = malloc(wire ? wire : 1);
     if (!tmp)
@@ -288,13 +298,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     int rc = rx_x32_args(datarep, outcount, datatype, &dt, &n, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!position || *position < 0 || insize < 0)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "position NULL or negative, or insize negative");
-    if (*position > insize || n > (size_t)(insize - *position))
-        return rx_mpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%zu bytes wanted, %ld left", n,
-                          (long)(insize - *position));
-    if (n && (!inbuf || !outbuf))
-        return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "NULL buffer");
+    if ((rc = rx_x32_room(n, insize, position, inbuf, outbuf, fn)) != MPI_SUCCESS)
+        return rc;
     size_t wire = (size_t)outcount * dt->wire;
     unsigned char *tmp = malloc(wire ? wire : 1);
     if (!tmp)

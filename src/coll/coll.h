@@ -19,7 +19,7 @@
 #include "core/comm.h"
 #include "core/request.h"
 #include "dtype/dtype.h"
-#include "opobj.h"
+#include "op/opobj.h"
 #include "sched.h"
 
 #include <stddef.h>

@@ -7,7 +7,7 @@
  * that a progress hook advances. */
 #include "coll.h"
 #include "core/rt.h"
-#include "op.h"
+#include "op/op.h"
 #include "p2p/p2p.h"
 #include "util/log.h"
 #include "util/status.h"

@@ -28,7 +28,7 @@
  * waits for those in flight (rx_shm_get), since they share the sequence. */
 #define _GNU_SOURCE
 #include "offload.h"
-#include "opobj.h"
+#include "op/opobj.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/status.h"

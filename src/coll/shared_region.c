@@ -2,7 +2,7 @@
  * A region shared by all ranks of a communicator whose members are on one
  * node (e.g. from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)). */
 #include "coll.h"
-#include "op.h"
+#include "op/op.h"
 #include "core/rt.h"
 #include "util/status.h"
 

@@ -6,7 +6,7 @@
 #include "coll_impl.h"
 #include "inter_impl.h"
 #include "coll/offload.h"
-#include "coll/op.h"
+#include "op/op.h"
 
 #include <stdlib.h>
 #include <string.h>

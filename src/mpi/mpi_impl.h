@@ -7,7 +7,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/opobj.h"
+#include "op/opobj.h"
 #include "core/comm.h"
 #include "core/handle.h"
 #include "core/request.h"

@@ -4,7 +4,7 @@
  * touched; a contiguous put or get of a predefined type to a mapped target is
  * a memcpy right here (the latency of the lock/flush loop is this path). */
 #include "win_impl.h"
-#include "coll/op.h"
+#include "op/op.h"
 
 #include <string.h>
 

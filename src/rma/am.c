@@ -11,7 +11,7 @@
  * zero. Messages of one (origin, target) pair arrive in order, so an unlock
  * is applied after every operation sent before it. */
 #include "rma.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "core/rt.h"
 #include "p2p/am_rma.h"
 #include "util/config.h"

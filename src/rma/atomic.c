@@ -7,7 +7,7 @@
  * target. Wider elements go under the target's accumulate lock. */
 #define _GNU_SOURCE
 #include "rma.h"
-#include "coll/op.h"
+#include "op/op.h"
 
 #include <sched.h>
 #include <stdlib.h>

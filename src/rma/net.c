@@ -9,7 +9,7 @@
  * with CPU instructions at the target, so both kinds of origins contend on
  * one word and no request waits for the target's MPI calls. */
 #include "rma.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "core/rt.h"
 #include "util/status.h"
 #include "util/timer.h"

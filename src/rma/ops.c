@@ -14,7 +14,7 @@
  * accumulate whose op and type the network lacks goes by messages. */
 #include "rma.h"
 #include "core/rt.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "util/status.h"
 
 #include <stdlib.h>

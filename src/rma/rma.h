@@ -50,7 +50,7 @@
 #ifndef RX_RMA_H
 #define RX_RMA_H
 
-#include "coll/opobj.h"
+#include "op/opobj.h"
 #include "core/comm.h"
 #include "core/request.h"
 #include "dtype/dtype.h"

@@ -9,7 +9,7 @@
  * gathered, so that origins elsewhere reach it without the target's CPU. */
 #include "rma.h"
 #include "coll/coll.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "core/rt.h"
 #include "util/log.h"
 #include "util/status.h"

@@ -9,7 +9,7 @@
  * reachable by cross-memory attach (static data of other PEs) is changed
  * under its accumulate lock by everyone, this PE included. */
 #include "shmem_impl.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "team_impl.h"
 #include "util/status.h"
 

@@ -7,7 +7,7 @@
  * what it did before the call, the second so that every put has landed). */
 #include "team_impl.h"
 #include "coll/coll.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "util/status.h"
 
 #include <stdlib.h>

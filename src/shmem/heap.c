@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include "shmem_impl.h"
 #include "coll/coll.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/win_impl.h"
 #include "util/status.h"

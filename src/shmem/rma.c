@@ -5,7 +5,7 @@
  * or active messages), and the blocking forms complete before returning. */
 #include "shmem_impl.h"
 #include "core/rt.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "team_impl.h"
 #include "util/status.h"
 

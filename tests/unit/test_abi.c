@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * include/mpi.h repeats the IDs of src/dtype/basic.h and src/coll/op.h as
+ * include/mpi.h repeats the IDs of src/dtype/basic.h and src/op/op.h as
  * literal handles; check that the two agree, entry by entry. */
 #include "mpi.h"
-#include "coll/op.h"
+#include "op/op.h"
 #include "core/handle.h"
 #include "dtype/basic.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "coll/op.h"
+#include "op/op.h"
 #include "dtype/basic.h"
 
 static int checks, failed;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * Op objects: the predefined ops (handle indices 1..14, src/coll/op.h) and
+ * Op objects: the predefined ops (handle indices 1..14, src/op/op.h) and
  * user ops from MPI_Op_create. */
-#ifndef RX_COLL_OPOBJ_H
-#define RX_COLL_OPOBJ_H
+#ifndef RX_OP_OPOBJ_H
+#define RX_OP_OPOBJ_H
 
 #include "core/handle.h"
 #include "dtype/dtype.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * Reduction operations on the basic datatypes (src/dtype/basic.h).
  * Predefined op IDs are ABI: include/mpi.h repeats them as handle indices. */
-#ifndef RX_COLL_OP_H
-#define RX_COLL_OP_H
+#ifndef RX_OP_OP_H
+#define RX_OP_OP_H
 
 #include <stddef.h>
 

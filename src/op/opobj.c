@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "opobj.h"
-#include "op.h"
+#include "op/opobj.h"
+#include "op/op.h"
 #include "util/status.h"
 
 #include <limits.h>

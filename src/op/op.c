@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Predefined reduction operations on the basic datatypes, one kernel per (op, type). */
-#include "coll/op.h"
+#include "op/op.h"
 
 #include <assert.h>
 #include <string.h>

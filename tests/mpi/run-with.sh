@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds and runs the tests of tests/mpi/testlist with another MPI implementation, to
-# validate the tests themselves (a test that fails under MPICH and Open MPI alike is
-# suspect) or to compare rdmx with its peers. Builds into /tmp, never into the tree.
+# Builds and runs the tests of every area's testlist (tests/mpi/AREA/testlist) with another
+# MPI implementation, to validate the tests themselves (a test that fails under MPICH and
+# Open MPI alike is suspect) or to compare rdmx with its peers. Tests marked only=rdmx
+# check what only rdmx provides and are skipped. Builds into /tmp, never into the tree.
 #
-# usage: tests/mpi/run-with.sh mpich|openmpi|rdmx [NAME-REGEX] [RANKS]
+# usage: tests/mpi/run-with.sh mpich|openmpi|rdmx [REGEX] [RANKS]
+#   REGEX      selects tests by AREA/NAME: "rma/" one area, "coll_all" by name
 #   RANKS      comma-separated rank counts to run (default: those of the testlist)
 #   rdmx       uses $RDMX_BUILD/bin/rdmx-cc and rdmx-run (RDMX_BUILD defaults to ./build-mpi)
 #   RXT_OUT    build/output directory (default /tmp/rdmx-mpitests-IMPL)
@@ -29,12 +31,18 @@ command -v "$cc" >/dev/null || { echo "run-with.sh: $cc not found" >&2; exit 2; 
 mkdir -p "$out"
 
 pass=0 failed=() t_all=$(date +%s.%N)
+top=$(cd "$here/../.." && pwd)
+for list in "$here"/*/testlist; do
+area=$(basename "$(dirname "$list")")
 while read -r name src ranks opts; do
     case "$name" in ''|\#*) continue ;; esac
-    [[ "$name" =~ $filter ]] || continue
+    [[ "$area/$name" =~ $filter ]] || continue
+    [[ " $opts " == *" only=rdmx "* ]] && [ "$impl" != rdmx ] && continue
     exe="$out/${src%.c}"
-    if [ ! -x "$exe" ] || [ "$here/$src" -nt "$exe" ] || [ "$here/rxtest.h" -nt "$exe" ]; then
-        if ! $cc -O2 -g -Wall -Wextra -Werror $xflags -I"$here" "$here/$src" -o "$exe" -lpthread -lm 2>"$out/$name.build.log"; then
+    srcs=("$here/$area/$src")
+    for o in $opts; do [[ "$o" == extra=* ]] && srcs+=("$top/${o#extra=}"); done
+    if [ ! -x "$exe" ] || [ "${srcs[0]}" -nt "$exe" ] || [ "$here/rxtest.h" -nt "$exe" ]; then
+        if ! $cc -O2 -g -Wall -Wextra -Werror $xflags -I"$here" "${srcs[@]}" -o "$exe" -lpthread -lm 2>"$out/$name.build.log"; then
             head -20 "$out/$name.build.log"
             failed+=("$name (build)"); continue
         fi
@@ -66,7 +74,8 @@ while read -r name src ranks opts; do
             grep -E 'FAIL|rxcheck|rror' "$log" | head -8 | sed 's/^/      /'
         fi
     done
-done <"$here/testlist"
+done <"$list"
+done
 printf '%s: %d passed, %d failed, %.1f s\n' "$impl" "$pass" "${#failed[@]}" \
     "$(echo "$(date +%s.%N) - $t_all" | bc)"
 for f in "${failed[@]}"; do echo "  failed: $f"; done

@@ -7,7 +7,7 @@
  * solution checksum within 1e-9 relative. The three exchange methods move the
  * same values, so their residual histories and checksums agree exactly. */
 #include "rxtest.h"
-#include "../../examples/hyperion-mini/solver.h"
+#include "../../../examples/hyperion-mini/solver.h"
 
 #include <math.h>
 

@@ -33,6 +33,8 @@ usage: bench/run.sh [options] SUITE...
   --bind MODE      core or none: passed to every launcher (default: each
                    launcher's own default)
   --args "ARGS"    extra arguments for every MPI benchmark (e.g. "-M 64K")
+  --alloc KIND     message buffers: page (posix_memalign 4096, default), malloc,
+                   mpi (MPI_Alloc_mem); the same as --args "-A KIND"
   --timeout S      limit per program run (default 900, quick 180)
   --out DIR        results directory (default bench/out/<date>-<time>)
   --no-build       use the programs already in bench/bin/<impl>/
@@ -60,6 +62,8 @@ while [ $# -gt 0 ]; do
     --bind=*) BIND="${1#*=}"; shift ;;
     --args) EXTRA_ARGS="$2"; shift 2 ;;
     --args=*) EXTRA_ARGS="${1#*=}"; shift ;;
+    --alloc) EXTRA_ARGS="${EXTRA_ARGS:+$EXTRA_ARGS }-A $2"; shift 2 ;;
+    --alloc=*) EXTRA_ARGS="${EXTRA_ARGS:+$EXTRA_ARGS }-A ${1#*=}"; shift ;;
     --timeout) TIMEOUT="$2"; shift 2 ;;
     --timeout=*) TIMEOUT="${1#*=}"; shift ;;
     --out) OUT="$2"; shift 2 ;;

@@ -151,8 +151,8 @@ int main(int argc, char **argv)
     } else if ((c.mode == ALLREDUCE || c.mode == REDUCE) && min < 4) {
         min = 4; /* a reduction needs at least one MPI_INT */
     }
-    c.sbuf = rx_bench_alloc((size_t)max * (size_t)c.np);
-    c.rbuf = rx_bench_alloc((size_t)max * (size_t)c.np);
+    c.sbuf = rx_bench_buffer(&o, (size_t)max * (size_t)c.np);
+    c.rbuf = rx_bench_buffer(&o, (size_t)max * (size_t)c.np);
 
     if (c.rank == 0)
         rx_bench_header(&o, "coll", o.mode, c.np, "us", "lower", "avg_of_max_us");
@@ -177,8 +177,8 @@ int main(int argc, char **argv)
         if (c.mode == BARRIER)
             break;
     }
-    free(c.sbuf);
-    free(c.rbuf);
+    rx_bench_buffer_free(&o, c.sbuf);
+    rx_bench_buffer_free(&o, c.rbuf);
     MPI_Finalize();
     return 0;
 }

@@ -23,7 +23,9 @@ static void usage(FILE *f, const char *prog, const char *modes)
             "  -W N             window: operations in flight in bandwidth modes (default 64)\n"
             "  -t SECONDS       time one size may take before its iterations are reduced\n"
             "                   (default 2, quick 0.3; not applied when -i is given)\n"
-            "  -s SYNC          RMA synchronisation: lock (lock/flush), fence, pscw\n",
+            "  -s SYNC          RMA synchronisation: lock (lock/flush), fence, pscw\n"
+            "  -A KIND          message buffers: page (posix_memalign 4096, default),\n"
+            "                   malloc, mpi (MPI_Alloc_mem)\n",
             prog, modes);
 }
 
@@ -57,6 +59,7 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
 {
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, 'q'},
+        {"alloc", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -67,7 +70,8 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
     o->window = 64;
     o->time_cap = -1.0;
     o->sync = "lock";
-    while ((c = getopt_long(argc, argv, "qhm:M:i:w:W:t:s:", longopts, NULL)) != -1) {
+    o->alloc = "page";
+    while ((c = getopt_long(argc, argv, "qhm:M:i:w:W:t:s:A:", longopts, NULL)) != -1) {
         switch (c) {
         case 'q': o->quick = 1; break;
         case 'm': o->min_size = parse_size(optarg, prog, modes); break;
@@ -77,6 +81,7 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
         case 'W': o->window = (int)parse_size(optarg, prog, modes); break;
         case 't': o->time_cap = atof(optarg); break;
         case 's': o->sync = optarg; break;
+        case 'A': o->alloc = optarg; break;
         case 'h': usage(stdout, prog, modes); exit(0);
         default: usage(stderr, prog, modes); exit(2);
         }
@@ -92,6 +97,11 @@ void rx_bench_parse(int argc, char **argv, struct rx_bench_opts *o, const char *
     }
     if (o->iters == 0) {
         fprintf(stderr, "%s: at least one timed iteration is needed\n", prog);
+        exit(2);
+    }
+    if (strcmp(o->alloc, "page") != 0 && strcmp(o->alloc, "malloc") != 0 &&
+        strcmp(o->alloc, "mpi") != 0) {
+        fprintf(stderr, "%s: -A takes page, malloc or mpi, not '%s'\n", prog, o->alloc);
         exit(2);
     }
     if (o->time_cap <= 0.0)
@@ -186,6 +196,36 @@ void *rx_bench_alloc(size_t bytes)
     return p;
 }
 
+void *rx_bench_buffer(const struct rx_bench_opts *o, size_t bytes)
+{
+    void *p = NULL;
+
+    if (bytes == 0)
+        bytes = 1;
+    if (strcmp(o->alloc, "mpi") == 0) {
+        if (MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p) != MPI_SUCCESS)
+            p = NULL;
+    } else if (strcmp(o->alloc, "malloc") == 0) {
+        p = malloc(bytes);
+    } else if (posix_memalign(&p, 4096, bytes) != 0) {
+        p = NULL;
+    }
+    if (p == NULL) {
+        fprintf(stderr, "bench: cannot allocate %zu bytes (%s)\n", bytes, o->alloc);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    memset(p, 0, bytes);
+    return p;
+}
+
+void rx_bench_buffer_free(const struct rx_bench_opts *o, void *p)
+{
+    if (strcmp(o->alloc, "mpi") == 0)
+        MPI_Free_mem(p);
+    else
+        free(p);
+}
+
 static inline uint8_t pattern_byte(size_t i, unsigned seed)
 {
     size_t x = i ^ (i >> 8) ^ (i >> 16) ^ (i >> 24);
@@ -248,8 +288,8 @@ void rx_bench_header(const struct rx_bench_opts *o, const char *suite, const cha
     char lib[256];
 
     library_line(lib, sizeof(lib));
-    printf("# rdmx-bench suite=%s bench=%s np=%d unit=%s better=%s quick=%d lib=%s\n", suite,
-           bench, np, unit, better, o->quick, lib);
+    printf("# rdmx-bench suite=%s bench=%s np=%d unit=%s better=%s quick=%d alloc=%s lib=%s\n",
+           suite, bench, np, unit, better, o->quick, o->alloc, lib);
     printf("# size %s\n", column);
     fflush(stdout);
 }

@@ -24,6 +24,7 @@ struct rx_bench_opts {
     int window;         /* -W, outstanding operations in bandwidth modes */
     double time_cap;    /* -t, seconds a size may take before iterations are reduced */
     const char *sync;   /* -s, RMA synchronisation: lock | fence | pscw */
+    const char *alloc;  /* -A, message buffers: page | malloc | mpi (see rx_bench_buffer) */
 };
 
 /* OSU-style iteration counts: small sizes below RX_BENCH_LARGE, large sizes from it. */
@@ -54,8 +55,17 @@ long rx_bench_plan(const struct rx_bench_opts *o, MPI_Comm comm, size_t size,
 /* Average over iterations of the maximum over ranks of per_iter[0..n); valid on rank 0. */
 double rx_bench_avg_of_max(MPI_Comm comm, const double *per_iter, long n);
 
-/* Page-aligned, zero-touched allocation; aborts on failure. */
+/* Page-aligned, zero-touched allocation; aborts on failure. For the
+ * benchmark's own arrays (timings); message buffers use rx_bench_buffer. */
 void *rx_bench_alloc(size_t bytes);
+
+/* A message buffer of the kind -A names, as programs allocate them: "page"
+ * (posix_memalign to 4096, the default), "malloc" (glibc's malloc: large
+ * blocks start 16 bytes into a page) or "mpi" (MPI_Alloc_mem, which an
+ * implementation may place in registered or node-shared memory). Pages are
+ * touched before use; aborts on failure. Free with rx_bench_buffer_free. */
+void *rx_bench_buffer(const struct rx_bench_opts *o, size_t bytes);
+void rx_bench_buffer_free(const struct rx_bench_opts *o, void *p);
 
 /* A byte pattern that differs between seeds and between offsets, so that a
  * misplaced, stale or truncated transfer does not pass the check. */

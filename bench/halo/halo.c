@@ -219,7 +219,7 @@ int main(int argc, char **argv)
     nmax = (int)lround(sqrt((double)max / 8.0));
     if (nmax < 1)
         nmax = 1;
-    h.a = rx_bench_alloc(idx(nmax, 0, 0, nmax + 2) * sizeof(double));
+    h.a = rx_bench_buffer(&o, idx(nmax, 0, 0, nmax + 2) * sizeof(double));
 
     snprintf(name, sizeof(name), "halo3d-%s", o.mode);
     if (h.rank == 0) {
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    free(h.a);
+    rx_bench_buffer_free(&o, h.a);
     MPI_Comm_free(&h.cart);
     MPI_Finalize();
     return 0;

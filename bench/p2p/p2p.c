@@ -182,8 +182,8 @@ int main(int argc, char **argv)
     min = o.min_size >= 0 ? o.min_size : (p.mode == BW || p.mode == BIBW) ? 1 : 0;
     max = o.max_size >= 0 ? o.max_size : MAX_DEFAULT;
 
-    p.sbuf = rx_bench_alloc((size_t)max);
-    p.rbuf = rx_bench_alloc((size_t)max * (size_t)p.window);
+    p.sbuf = rx_bench_buffer(&o, (size_t)max);
+    p.rbuf = rx_bench_buffer(&o, (size_t)max * (size_t)p.window);
     p.reqs = calloc(2 * (size_t)p.window, sizeof(MPI_Request));
     p.stats = calloc(2 * (size_t)p.window, sizeof(MPI_Status));
     if (p.reqs == NULL || p.stats == NULL)
@@ -216,8 +216,8 @@ int main(int argc, char **argv)
     }
     free(p.stats);
     free(p.reqs);
-    free(p.rbuf);
-    free(p.sbuf);
+    rx_bench_buffer_free(&o, p.rbuf);
+    rx_bench_buffer_free(&o, p.sbuf);
     MPI_Finalize();
     return 0;
 }

@@ -324,9 +324,9 @@ int main(int argc, char **argv)
      * Compare_and_swap on a window of exactly one 8-byte element. */
     win_bytes = ((MPI_Aint)max * r.slots + 4095) & ~(MPI_Aint)4095;
     MPI_Win_allocate(win_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &r.base, &r.win);
-    r.lbuf = rx_bench_alloc((size_t)max * (size_t)r.slots);
+    r.lbuf = rx_bench_buffer(&o, (size_t)max * (size_t)r.slots);
     if (r.op == GACC || r.op == FOP || r.op == CAS)
-        r.res = rx_bench_alloc((size_t)max * (size_t)r.slots);
+        r.res = rx_bench_buffer(&o, (size_t)max * (size_t)r.slots);
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     MPI_Group_incl(world_group, 1, &r.peer, &r.peer_group);
     MPI_Group_free(&world_group);
@@ -359,8 +359,9 @@ int main(int argc, char **argv)
     }
     MPI_Group_free(&r.peer_group);
     MPI_Win_free(&r.win);
-    free(r.lbuf);
-    free(r.res);
+    rx_bench_buffer_free(&o, r.lbuf);
+    if (r.res)
+        rx_bench_buffer_free(&o, r.res);
     MPI_Finalize();
     return 0;
 }

@@ -8,8 +8,8 @@
  * order, so all agree on it). Blocking calls run the executor to
  * completion; nonblocking calls hand it to a progress hook, so any wait or
  * test of the process moves it on. Ranks of one node also have a
- * shared-memory path (coll_shm.c) that blocking calls take for small
- * sizes.
+ * node-shared-memory path (node_select.c and the leaves it chooses
+ * among), which blocking calls try first.
  *
  * Buffers given to the executor are in wire form (raw bytes; the MPI layer
  * packs other layouts and lists what to unpack at completion). */
@@ -90,21 +90,31 @@ int rx_coll_forced(int kind);
 /* 1 if the members span several nodes (or RDMX_COLL_NODE_SIZE says so). */
 int rx_coll_multinode(const rx_comm_t *c);
 
-/* Shared-memory path (coll_shm.c) for members all on one node: returns
- * RX_ERR_AGAIN when it does not apply (too large, disabled, no region). */
-int rx_coll_shm_barrier(rx_comm_t *c);
-int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
-int rx_coll_shm_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                          const rx_opobj_t *op, rx_comm_t *c);
-int rx_coll_shm_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                       const rx_opobj_t *op, int root, rx_comm_t *c);
+/* The node path (node_select.c) for members all on one node: the one
+ * place that chooses among its algorithms (slot, ring, direct, direct
+ * reduction) from what every member agrees on, and returns the algorithm's
+ * RX_* status, or RX_COLL_DECLINED when none applies (too large, disabled,
+ * forced elsewhere, no region): the caller then runs a schedule. */
+enum { RX_COLL_DECLINED = 100 /* positive: neither RX_OK, RX_INPROGRESS nor an error */ };
+int rx_coll_node_barrier(rx_comm_t *c);
+int rx_coll_node_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_coll_node_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                           const rx_opobj_t *op, rx_comm_t *c);
+int rx_coll_node_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                        const rx_opobj_t *op, int root, rx_comm_t *c);
 /* Blocks of bytes in rank order in rbuf (wire form). allgather / gather:
  * sbuf NULL means the own block is already in place; scatter: rbuf NULL
  * at the root likewise; alltoall: sbuf may equal rbuf. */
-int rx_coll_shm_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
-int rx_coll_shm_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
-int rx_coll_shm_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
-int rx_coll_shm_scatter(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
+int rx_coll_node_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+int rx_coll_node_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
+int rx_coll_node_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
+int rx_coll_node_scatter(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
+/* Nonblocking allreduce by the direct reduction, stepped by the offload
+ * thread or this rank's progress hook (offload.c); only on a region an
+ * earlier blocking collective made (a nonblocking call never blocks to make
+ * one). RX_OK with *out set, an error, or RX_COLL_DECLINED. */
+int rx_coll_node_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                            const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out);
 /* Release the communicator's shared-memory state; the binding calls it for
  * every communicator it destroys (a later one may reuse handle and address). */
 void rx_coll_comm_release(rx_comm_t *c);
@@ -118,6 +128,11 @@ int rx_coll_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t 
                    const rx_opobj_t *op, int root, rx_comm_t *c);
 int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                       const rx_opobj_t *op, rx_comm_t *c);
+/* The same by a schedule only, never the node path: what making the node
+ * path's own region uses. */
+int rx_coll_sched_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_coll_sched_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                            const rx_opobj_t *op, rx_comm_t *c);
 /* Each rank contributes bytes; root receives size * bytes in rank order.
  * sbuf NULL at the root: its block is already in place. */
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
@@ -125,7 +140,9 @@ int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm
 int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 
 /* Map a region of size bytes shared by every member of c; all members must be
- * on one node (c->local_size == c->size). Release with rx_region_detach. */
+ * on one node (c->local_size == c->size). Release with rx_region_detach.
+ * Its name and the members' votes travel by schedules run directly, never
+ * by the node path (which needs such a region itself). */
 int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr);
 /* The same, and *vote becomes the logical and of every member's *vote. */
 int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote);

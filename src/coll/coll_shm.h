@@ -1,6 +1,16 @@
 /* SPDX-License-Identifier: MIT
- * Internals of the node-shared-memory collectives (coll_shm*.c): the
- * per-communicator region, its flag protocol and the waits.
+ * Internals of the node path: the per-communicator region (node_region.c),
+ * its flag protocol, the waits, and the algorithms node_select.c chooses
+ * among. Each algorithm (leaf) runs on a region state it is handed and
+ * applies to every call it is given: all the choosing, and every "does not
+ * apply", is node_select.c's.
+ *   slot       coll_shm.c (barrier, reductions), coll_shm_move.c (gather,
+ *              scatter, allgather, alltoall): through the ranks' slots
+ *   ring       coll_shm_bcast.c: broadcast through the ring entries
+ *   direct     coll_shm_direct.c: bcast, allgather, alltoall read in place
+ *              by cross-memory attach
+ *   direct reduction  coll_shm_direct_red.c: large reductions read in
+ *              place; offload.c steps them for nonblocking calls
  *
  * Region of a communicator of p ranks (S = slot size, K = ring depth,
  * D = ring chunk):
@@ -59,7 +69,7 @@ typedef struct rx_shm_line {
 
 typedef struct rx_shm_state {
     rx_comm_t *c;
-    int failed, creating;
+    int failed;
     int cma;      /* direct path: -1 not yet known, 0 unavailable, 1 usable */
     uint64_t pid; /* remote key of my memory for peers' cross-memory reads */
     void *base;
@@ -73,27 +83,40 @@ typedef struct rx_shm_state {
     char *slots, *res, *bc_data;
 } rx_shm_state_t;
 
-/* The state for c if the shm path may take a collective of `bytes` of
- * kind (members on one node, size within limits, not forced elsewhere). */
-rx_shm_state_t *rx_shm_get(rx_comm_t *c, size_t bytes, int kind);
-/* The same; may_queue: the caller queues the collective to the offload
- * thread and so need not first wait for the operations queued before. */
-rx_shm_state_t *rx_shm_get_for(rx_comm_t *c, size_t bytes, int kind, int may_queue);
-
-/* Direct (single-copy) collectives by cross-memory attach; RX_ERR_AGAIN
- * when the path does not apply (no cross-memory attach between these
- * ranks, shm path off or forced elsewhere): the caller takes the slot,
- * ring or schedule path. Sizes are chosen by the callers. */
-int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
-int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
-int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
-/* The state for c if the direct path can serve it (NULL otherwise), without
- * waiting for operations queued to the offload thread; create: make the
- * region if c has none yet (a blocking call: every member makes it), else
- * only an existing one (a nonblocking call must not block on its peers). */
-rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind, int create);
-/* c's region state if it has been made (and works), NULL otherwise. */
+/* The region (node_region.c). rx_shm_state: c's state, made on the first
+ * call (a blocking step every member takes; offload_vote is this rank's
+ * vote for the offload thread), NULL when it cannot be made or failed
+ * before. rx_shm_existing: only one made earlier. */
+rx_shm_state_t *rx_shm_state(rx_comm_t *c, int offload_vote);
 rx_shm_state_t *rx_shm_existing(rx_comm_t *c);
+
+/* Wait until every nonblocking direct operation of st has finished: they
+ * hold earlier sequence numbers of the region. */
+void rx_shm_drain(rx_shm_state_t *st);
+
+/* Slot leaves. Reductions: contiguous, count > 0, count * extent within a
+ * slot. Gather, scatter, allgather, alltoall: a rank's whole contribution
+ * (one block; p blocks for scatter's root and alltoall) within a slot. */
+void rx_shm_slot_barrier(rx_shm_state_t *st);
+void rx_shm_slot_reduce(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                        const rx_dtype_t *dt, const rx_opobj_t *op, int root);
+void rx_shm_slot_allgather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf);
+void rx_shm_slot_alltoall(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf);
+void rx_shm_slot_gather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf, int root);
+void rx_shm_slot_scatter(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf,
+                         int root);
+
+/* Ring leaf: any size (large messages stream through the entries). */
+void rx_shm_ring_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root);
+
+/* Direct leaves (single copy by cross-memory attach), on a state where
+ * rx_shm_direct_usable holds. alltoall: bytes * p must not overflow. */
+int rx_shm_direct_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root);
+int rx_shm_direct_allgather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf);
+int rx_shm_direct_alltoall(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf);
+/* Whether cross-memory attach reaches every other member (probed once per
+ * region; every member gets the same answer, see coll_shm_direct.c). */
+int rx_shm_direct_usable(rx_shm_state_t *st);
 
 /* Direct reductions (coll_shm_direct_red.c; protocol above): a state
  * machine so that the offload thread can interleave operations of several
@@ -123,35 +146,13 @@ void rx_dir_op_init(rx_dir_op_t *o, rx_shm_state_t *st, uint64_t s, const void *
 /* Advance as far as possible without waiting for a peer; 1 when finished
  * (o->rc is then the result and the operation's memory is released). */
 int rx_dir_op_step(rx_dir_op_t *o);
-/* Whether a reduction (kind) of count elements of dt on a node-local
- * communicator takes the direct algorithm: contiguous, above the slot, and
- * where every rank has a CPU unless the shm path is forced. Every member
- * decides alike (arguments, configuration, the node's oversubscription). */
-int rx_shm_direct_red_fits(int kind, const rx_dtype_t *dt, size_t count);
 /* Run one to completion on st (after the operations in flight there) on
- * the calling, owning thread; takes the next sequence number. */
+ * the calling, owning thread; takes the next sequence number. root -1:
+ * allreduce. Contiguous data, any count. */
 int rx_dir_run_on(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
                   const rx_dtype_t *dt, const rx_opobj_t *op, int root);
-/* Blocking direct allreduce / reduce on c: RX_ERR_AGAIN when the direct
- * path does not apply. */
-int rx_shm_direct_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                            const rx_opobj_t *op, rx_comm_t *c);
-int rx_shm_direct_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                         const rx_opobj_t *op, int root, rx_comm_t *c);
 /* Free the calling thread's scratch of the direct reductions. */
 void rx_shm_direct_scratch_free(void);
-
-/* Crossovers (bytes per block / message) from which the direct path beats
- * the copies through slot or ring (docs/collectives.md, measured at 2 and
- * 4 ranks on the 2-core reference machine: below them the final wait for
- * every reader costs more than the second copy saves, above the slot size
- * the direct path replaces the point-to-point schedules). */
-#define RX_XO_DIRECT_BCAST 8192
-#define RX_XO_DIRECT_ALLGATHER 16384
-#define RX_XO_DIRECT_ALLTOALL 16384
-/* oversubscribed nodes: bcast through the ring again from here, at every
- * size (measured with 4 and 8 ranks on 2 cores) */
-#define RX_XO_RING_OVERSUB 65536
 
 static inline uint64_t rx_ld(const volatile uint64_t *p)
 {

@@ -5,12 +5,10 @@
  * others copy it out and acknowledge. The root waits only for ring space,
  * so back-to-back broadcasts pipeline: a root is never held in lockstep
  * with its receivers, and a large message streams through the ring in
- * chunks while receivers copy the earlier ones. Up to
- * RDMX_COLL_SHM_BCAST_MAX bytes (every size from 64 KiB on oversubscribed
- * nodes). */
+ * chunks while receivers copy the earlier ones. node_select.c takes it up
+ * to RDMX_COLL_SHM_BCAST_MAX bytes (every size from 64 KiB on
+ * oversubscribed nodes). */
 #include "coll_shm.h"
-#include "util/config.h"
-#include "util/status.h"
 
 /* Root: wait until entry t may be written (every rank has used t - K). */
 static void rx_bc_space(rx_shm_state_t *st, uint64_t t)
@@ -28,29 +26,11 @@ static void rx_bc_space(rx_shm_state_t *st, uint64_t t)
     st->bfree = low + RX_BC_DEPTH;
 }
 
-int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+void rx_shm_ring_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root)
 {
-    long long max = rx_config()->COLL_SHM_BCAST_MAX;
-    /* With more ranks than CPUs the direct path's final wait for every
-     * reader costs more than the ring's second copy from RX_XO_RING_OVERSUB
-     * up, whatever the size (8 ranks on 2 cores: 64 KiB 43 against 70 us,
-     * 1 MiB 0.73 against 0.94 ms, 4 MiB 1.3-1.5 against 2.3-2.6 ms; 4 ranks
-     * 4 MiB 0.68-0.71 against 1.4-1.9 ms), so there the ring's size limit
-     * does not apply; the choice depends only on values every rank shares. */
-    int ring_first = rx_rt.oversubscribed && bytes >= RX_XO_RING_OVERSUB && max > 0;
-    if (bytes >= RX_XO_DIRECT_BCAST && !ring_first) {
-        int rc = rx_shm_direct_bcast(buf, bytes, root, c);
-        if (rc != RX_ERR_AGAIN)
-            return rc;
-    }
-    if (max < 0 || (bytes > (size_t)max && !ring_first))
-        return RX_ERR_AGAIN;
-    rx_shm_state_t *st = rx_shm_get(c, 0, RX_COLL_BCAST);
-    if (!st)
-        return RX_ERR_AGAIN;
     if (bytes == 0) /* every rank agrees on the size: nothing to move */
-        return RX_OK;
-    int me = c->rank;
+        return;
+    int me = st->c->rank;
     size_t done = 0;
     do {
         uint64_t t = ++st->bseq;
@@ -71,5 +51,4 @@ int rx_coll_shm_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
         rx_st(&st->bc_ack[me].seq, t);
         done += n;
     } while (done < bytes);
-    return RX_OK;
 }

@@ -8,8 +8,8 @@
  *
  * Whether the path applies depends on what every rank of the node agrees
  * on: the shm transport enables getv only when the cross-memory probe
- * succeeded at every local rank (RDMX_SHM_CMA), and the callers choose by
- * sizes every rank knows. */
+ * succeeded at every local rank (RDMX_SHM_CMA), and node_select.c chooses
+ * by sizes every rank knows. */
 #include "coll_shm.h"
 #include "util/status.h"
 
@@ -18,7 +18,7 @@
 
 /* Cross-memory attach to every other member, through the transport that
  * reaches it (shm; getv is present only when the probe passed). */
-static int rx_dir_usable(rx_shm_state_t *st)
+static int rx_dir_probe(rx_shm_state_t *st)
 {
     rx_comm_t *c = st->c;
     for (int j = 0; j < c->size; j++) {
@@ -36,22 +36,11 @@ static int rx_dir_usable(rx_shm_state_t *st)
     return 1;
 }
 
-static rx_shm_state_t *rx_dir_get(rx_comm_t *c, int kind)
+int rx_shm_direct_usable(rx_shm_state_t *st)
 {
-    rx_shm_state_t *st = rx_shm_get(c, 0, kind);
-    if (!st)
-        return NULL;
     if (st->cma < 0)
-        st->cma = rx_dir_usable(st);
-    return st->cma ? st : NULL;
-}
-
-rx_shm_state_t *rx_shm_direct_state(rx_comm_t *c, int kind, int create)
-{
-    rx_shm_state_t *st = create ? rx_shm_get_for(c, 0, kind, 1) : rx_shm_existing(c);
-    if (st && st->cma < 0)
-        st->cma = rx_dir_usable(st);
-    return st && st->cma ? st : NULL;
+        st->cma = rx_dir_probe(st);
+    return st->cma;
 }
 
 /* My input for s is at addr (NULL: I only arrive). */
@@ -94,13 +83,10 @@ static void rx_dir_done(rx_shm_state_t *st, uint64_t s, int all)
     st->arrived = s;
 }
 
-int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+int rx_shm_direct_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root)
 {
-    rx_shm_state_t *st = rx_dir_get(c, RX_COLL_BCAST);
-    if (!st)
-        return RX_ERR_AGAIN;
     uint64_t s = ++st->seq;
-    int me = c->rank, rc = RX_OK;
+    int me = st->c->rank, rc = RX_OK;
     /* receivers publish their arrival too: a later collective's
      * rx_may_write counts on every line reaching s */
     rx_dir_publish(st, me == root ? buf : NULL, s);
@@ -111,13 +97,10 @@ int rx_shm_direct_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
 }
 
 /* sbuf NULL: in place, my block already lies in rbuf. */
-int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
+int rx_shm_direct_allgather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf)
 {
-    rx_shm_state_t *st = rx_dir_get(c, RX_COLL_ALLGATHER);
-    if (!st)
-        return RX_ERR_AGAIN;
     uint64_t s = ++st->seq;
-    int p = c->size, me = c->rank, rc = RX_OK;
+    int p = st->c->size, me = st->c->rank, rc = RX_OK;
     char *out = rbuf;
     rx_dir_publish(st, sbuf ? sbuf : out + (size_t)me * bytes, s);
     if (sbuf && bytes)
@@ -131,15 +114,10 @@ int rx_shm_direct_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_
     return rc;
 }
 
-int rx_shm_direct_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
+int rx_shm_direct_alltoall(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf)
 {
-    int p = c->size, me = c->rank, rc = RX_OK;
+    int p = st->c->size, me = st->c->rank, rc = RX_OK;
     size_t all = bytes * (size_t)p, mine = (size_t)me * bytes;
-    if (bytes && all / bytes != (size_t)p)
-        return RX_ERR_AGAIN;
-    rx_shm_state_t *st = rx_dir_get(c, RX_COLL_ALLTOALL);
-    if (!st)
-        return RX_ERR_AGAIN;
     void *tmp = NULL;
     if (sbuf == rbuf && bytes) {
         /* in place: peers read my input while I overwrite it, so they read

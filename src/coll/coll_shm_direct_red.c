@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: MIT
- * Direct (single-copy) reductions of node-local communicators: Allreduce
- * and Reduce above the slot size, and what the offload thread runs
- * (protocol in coll_shm.h). Each rank combines its share of the vector
- * from every input, read in place by cross-memory attach, in rank order;
- * then the shares are gathered from their owners' outputs (a Reduce's
- * non-roots combine theirs into scratch and only the root gathers).
+ * Direct reduction leaf of the node path: single-copy Allreduce and Reduce
+ * (node_select.c takes it above the slot size), and what offload.c steps
+ * for nonblocking calls (protocol in coll_shm.h). Each rank combines its
+ * share of the vector from every input, read in place by cross-memory
+ * attach, in rank order; then the shares are gathered from their owners'
+ * outputs (a Reduce's non-roots combine theirs into scratch and only the
+ * root gathers).
  *
  * Written as a state machine (rx_dir_op_step) so a thread can keep several
  * operations of different communicators going at once: MPI lets ranks
  * start nonblocking collectives of different communicators in different
  * orders, and running them one after the other would then deadlock. */
 #include "coll_shm.h"
-#include "offload.h"
-#include "util/config.h"
 #include "util/status.h"
 
 #include <pthread.h>
@@ -239,19 +238,10 @@ int rx_dir_op_step(rx_dir_op_t *o)
     }
 }
 
-int rx_shm_direct_red_fits(int kind, const rx_dtype_t *dt, size_t count)
-{
-    long long max = rx_config()->COLL_SHM_MAX;
-    size_t ext = (size_t)dt->extent;
-    int forced = rx_coll_forced(kind);
-    return max > 0 && dt->contig && ext > 0 && count * ext > (size_t)max &&
-           (forced == RX_ALGO_SHM || (forced == RX_ALGO_AUTO && !rx_rt.oversubscribed));
-}
-
 int rx_dir_run_on(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
                   const rx_dtype_t *dt, const rx_opobj_t *op, int root)
 {
-    rx_coll_offload_drain(st); /* operations in flight hold earlier sequence numbers */
+    rx_shm_drain(st); /* operations in flight hold earlier sequence numbers */
     rx_dir_op_t o;
     rx_dir_op_init(&o, st, ++st->seq, sbuf, rbuf, count, dt, op, root);
     int n = 0;
@@ -260,23 +250,4 @@ int rx_dir_run_on(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count
     rx_dir_buf_trim(&rx_dir_chunk, RX_DIR_KEEP);
     rx_dir_buf_trim(&rx_dir_share_scratch, RX_DIR_KEEP);
     return o.rc;
-}
-
-static int rx_dir_run(rx_comm_t *c, int kind, const void *sbuf, void *rbuf, size_t count,
-                      const rx_dtype_t *dt, const rx_opobj_t *op, int root)
-{
-    rx_shm_state_t *st = rx_shm_direct_state(c, kind, 1);
-    return st ? rx_dir_run_on(st, sbuf, rbuf, count, dt, op, root) : RX_ERR_AGAIN;
-}
-
-int rx_shm_direct_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                            const rx_opobj_t *op, rx_comm_t *c)
-{
-    return rx_dir_run(c, RX_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, -1);
-}
-
-int rx_shm_direct_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                         const rx_opobj_t *op, int root, rx_comm_t *c)
-{
-    return rx_dir_run(c, RX_COLL_REDUCE, sbuf, rbuf, count, dt, op, root);
 }

@@ -5,26 +5,9 @@
  * straight out of the contributors' slots. One copy in and one copy out per
  * block, no schedule, no request. A rank's whole contribution must fit one
  * slot (RDMX_COLL_SHM_MAX bytes): one block for gather and allgather, all
- * p blocks for scatter (the root) and alltoall. */
+ * p blocks for scatter (the root) and alltoall; node_select.c sees to
+ * that. */
 #include "coll_shm.h"
-#include "util/config.h"
-#include "util/status.h"
-
-/* Blocks of `bytes` go the direct way from the crossover on, and wherever
- * the contribution would not fit a slot. */
-static int rx_direct_size(size_t bytes, size_t nblocks, size_t xo)
-{
-    long long max = rx_config()->COLL_SHM_MAX;
-    return bytes >= xo || (nblocks && bytes > (max > 0 ? (size_t)max : 0) / nblocks);
-}
-
-/* Contribution sizes: allgather and gather one block, alltoall p blocks. */
-static rx_shm_state_t *rx_shm_move_get(rx_comm_t *c, size_t block, size_t nblocks, int kind)
-{
-    if (nblocks && block > SIZE_MAX / nblocks)
-        return NULL;
-    return rx_shm_get(c, block * nblocks, kind);
-}
 
 /* Copy block `at` of every other rank's contribution (all bytes long) of s
  * to its place in out, each as it arrives, starting after my own rank. */
@@ -41,39 +24,22 @@ static void rx_collect(rx_shm_state_t *st, char *out, size_t bytes, size_t all, 
     st->arrived = s;
 }
 
-int rx_coll_shm_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
+void rx_shm_slot_allgather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf)
 {
-    if (rx_direct_size(bytes, 1, RX_XO_DIRECT_ALLGATHER)) {
-        int rc = rx_shm_direct_allgather(sbuf, bytes, rbuf, c);
-        if (rc != RX_ERR_AGAIN)
-            return rc;
-    }
-    rx_shm_state_t *st = rx_shm_move_get(c, bytes, 1, RX_COLL_ALLGATHER);
-    if (!st)
-        return RX_ERR_AGAIN;
     uint64_t s = ++st->seq;
-    int me = c->rank;
+    int me = st->c->rank;
     char *out = rbuf;
     rx_put_contrib(st, sbuf ? sbuf : out + (size_t)me * bytes, bytes, s);
     if (sbuf && bytes)
         memcpy(out + (size_t)me * bytes, sbuf, bytes);
     rx_collect(st, out, bytes, bytes, 0, s);
-    return RX_OK;
 }
 
 /* sbuf == rbuf (in place) works: the whole input is published before any
  * block of the output is written. */
-int rx_coll_shm_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
+void rx_shm_slot_alltoall(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf)
 {
-    int p = c->size, me = c->rank;
-    if (rx_direct_size(bytes, (size_t)p, RX_XO_DIRECT_ALLTOALL)) {
-        int rc = rx_shm_direct_alltoall(sbuf, bytes, rbuf, c);
-        if (rc != RX_ERR_AGAIN)
-            return rc;
-    }
-    rx_shm_state_t *st = rx_shm_move_get(c, bytes, (size_t)p, RX_COLL_ALLTOALL);
-    if (!st)
-        return RX_ERR_AGAIN;
+    int p = st->c->size, me = st->c->rank;
     uint64_t s = ++st->seq;
     size_t all = bytes * (size_t)p, mine = (size_t)me * bytes;
     char *out = rbuf;
@@ -81,20 +47,16 @@ int rx_coll_shm_alltoall(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *
     if (bytes && sbuf != rbuf)
         memmove(out + mine, (const char *)sbuf + mine, bytes);
     rx_collect(st, out, bytes, all, mine, s);
-    return RX_OK;
 }
 
 /* sbuf NULL at the root: its block is already in place. */
-int rx_coll_shm_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c)
+void rx_shm_slot_gather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf, int root)
 {
-    rx_shm_state_t *st = rx_shm_move_get(c, bytes, 1, RX_COLL_GATHER);
-    if (!st)
-        return RX_ERR_AGAIN;
     uint64_t s = ++st->seq;
-    int me = c->rank;
+    int me = st->c->rank;
     if (me != root) {
         rx_put_contrib(st, sbuf, bytes, s);
-        return RX_OK;
+        return;
     }
     /* the root publishes nothing but its arrival */
     rx_st(&rx_ctrl(st, me, s)->seq, s);
@@ -102,28 +64,24 @@ int rx_coll_shm_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_
     if (sbuf && bytes)
         memcpy(out + (size_t)me * bytes, sbuf, bytes);
     rx_collect(st, out, bytes, bytes, 0, s);
-    return RX_OK;
 }
 
 /* rbuf NULL at the root: its block stays where it is (in place). */
-int rx_coll_shm_scatter(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c)
+void rx_shm_slot_scatter(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf,
+                         int root)
 {
-    int p = c->size, me = c->rank;
-    rx_shm_state_t *st = rx_shm_move_get(c, bytes, (size_t)p, RX_COLL_SCATTER);
-    if (!st)
-        return RX_ERR_AGAIN;
+    int p = st->c->size, me = st->c->rank;
     uint64_t s = ++st->seq;
     size_t all = bytes * (size_t)p, mine = (size_t)me * bytes;
     if (me == root) {
         rx_put_contrib(st, sbuf, all, s);
         if (rbuf && bytes)
             memcpy(rbuf, (const char *)sbuf + mine, bytes);
-        return RX_OK;
+        return;
     }
     /* arrival, read by the root before it reuses this parity at s + 2 */
     rx_st(&rx_ctrl(st, me, s)->seq, s);
     rx_shm_wait(&rx_ctrl(st, root, s)->seq, s);
     if (bytes)
         memcpy(rbuf, rx_contrib(st, root, all, s) + mine, bytes);
-    return RX_OK;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * Blocking collectives on contiguous data: the shared-memory path when it
- * applies, otherwise the chosen schedule run by the executor. */
+ * Blocking collectives on contiguous data: the node path when its selector
+ * takes the call, otherwise the chosen schedule run by the executor. */
 #include "coll.h"
 #include "util/status.h"
 
@@ -11,18 +11,15 @@ static rx_coll_exec_t *rx_entry(rx_comm_t *c, int kind)
 
 int rx_coll_barrier(rx_comm_t *c)
 {
-    int rc = rx_coll_shm_barrier(c);
-    if (rc != RX_ERR_AGAIN)
+    int rc = rx_coll_node_barrier(c);
+    if (rc != RX_COLL_DECLINED)
         return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_BARRIER);
     return e ? rx_coll_run(e) : RX_ERR_NOMEM;
 }
 
-int rx_coll_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+int rx_coll_sched_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
 {
-    int rc = rx_coll_shm_bcast(buf, bytes, root, c);
-    if (rc != RX_ERR_AGAIN)
-        return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_BCAST);
     if (!e)
         return RX_ERR_NOMEM;
@@ -30,6 +27,12 @@ int rx_coll_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
     e->args.bytes = bytes;
     e->buf[RX_SB_OUT] = buf;
     return rx_coll_run(e);
+}
+
+int rx_coll_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+{
+    int rc = rx_coll_node_bcast(buf, bytes, root, c);
+    return rc != RX_COLL_DECLINED ? rc : rx_coll_sched_bcast(buf, bytes, root, c);
 }
 
 static rx_coll_exec_t *rx_entry_red(rx_comm_t *c, int kind, const void *sbuf, void *rbuf,
@@ -51,8 +54,8 @@ static rx_coll_exec_t *rx_entry_red(rx_comm_t *c, int kind, const void *sbuf, vo
 int rx_coll_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                    const rx_opobj_t *op, int root, rx_comm_t *c)
 {
-    int rc = rx_coll_shm_reduce(sbuf, rbuf, count, dt, op, root, c);
-    if (rc != RX_ERR_AGAIN)
+    int rc = rx_coll_node_reduce(sbuf, rbuf, count, dt, op, root, c);
+    if (rc != RX_COLL_DECLINED)
         return rc;
     rx_coll_exec_t *e = rx_entry_red(c, RX_COLL_REDUCE, sbuf, rbuf, count, dt, op);
     if (!e)
@@ -61,20 +64,24 @@ int rx_coll_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t 
     return rx_coll_run(e);
 }
 
-int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                      const rx_opobj_t *op, rx_comm_t *c)
+int rx_coll_sched_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                            const rx_opobj_t *op, rx_comm_t *c)
 {
-    int rc = rx_coll_shm_allreduce(sbuf, rbuf, count, dt, op, c);
-    if (rc != RX_ERR_AGAIN)
-        return rc;
     rx_coll_exec_t *e = rx_entry_red(c, RX_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op);
     return e ? rx_coll_run(e) : RX_ERR_NOMEM;
 }
 
+int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                      const rx_opobj_t *op, rx_comm_t *c)
+{
+    int rc = rx_coll_node_allreduce(sbuf, rbuf, count, dt, op, c);
+    return rc != RX_COLL_DECLINED ? rc : rx_coll_sched_allreduce(sbuf, rbuf, count, dt, op, c);
+}
+
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c)
 {
-    int rc = rx_coll_shm_gather(sbuf, bytes, rbuf, root, c);
-    if (rc != RX_ERR_AGAIN)
+    int rc = rx_coll_node_gather(sbuf, bytes, rbuf, root, c);
+    if (rc != RX_COLL_DECLINED)
         return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_GATHER);
     if (!e)
@@ -89,8 +96,8 @@ int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm
 
 int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c)
 {
-    int rc = rx_coll_shm_allgather(sbuf, bytes, rbuf, c);
-    if (rc != RX_ERR_AGAIN)
+    int rc = rx_coll_node_allgather(sbuf, bytes, rbuf, c);
+    if (rc != RX_COLL_DECLINED)
         return rc;
     rx_coll_exec_t *e = rx_entry(c, RX_COLL_ALLGATHER);
     if (!e)

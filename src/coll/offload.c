@@ -18,14 +18,11 @@
  * once: ranks may start nonblocking collectives of different communicators
  * in different orders.
  *
- * Every rank decides alike whether a call takes the direct protocol: from
- * the configuration, the call's arguments and the communicator's region,
- * which must already exist (made by an earlier blocking collective; a
- * nonblocking call never blocks to make one) and whose members agreed at
- * its creation whether all run the thread. Which of the two steps it is
- * each rank's own business. Each operation takes its sequence number when
- * started; any other node-shared collective on that communicator first
- * waits for those in flight (rx_shm_get), since they share the sequence. */
+ * Whether a call takes the direct protocol is node_select.c's choice,
+ * which every rank makes alike; which of the two steps it is each rank's
+ * own business. Each operation takes its sequence number when started;
+ * any other node-path collective on that communicator first waits for
+ * those in flight (rx_shm_drain), since they share the sequence. */
 #define _GNU_SOURCE
 #include "offload.h"
 #include "op/opobj.h"
@@ -237,24 +234,10 @@ static int rx_off_hook(void)
     return n;
 }
 
-int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                              const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out)
+int rx_coll_offload_start(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                          const rx_dtype_t *dt, const rx_opobj_t *op, int thread, rx_req_t **out)
 {
-    /* Only what every member agrees on decides whether this is the direct
-     * protocol (see the top of this file); who steps it is each rank's own
-     * choice, since the protocol is the same. */
-    size_t bytes = count * (size_t)dt->extent;
-    long long min = rx_config()->COLL_OFFLOAD_MIN;
-    int forced = rx_coll_forced(RX_COLL_ALLREDUCE);
-    if (!dt->contig || !op->predefined || bytes == 0 ||
-        (forced != RX_ALGO_AUTO && forced != RX_ALGO_SHM))
-        return RX_ERR_AGAIN;
-    rx_shm_state_t *st = rx_shm_direct_state(c, RX_COLL_ALLREDUCE, 0);
-    if (!st)
-        return RX_ERR_AGAIN;
-    int thread = st->offload && forced == RX_ALGO_AUTO && bytes >= (size_t)(min > 0 ? min : 0);
-    if (!thread && !rx_shm_direct_red_fits(RX_COLL_ALLREDUCE, dt, count))
-        return RX_ERR_AGAIN;
+    rx_comm_t *c = st->c;
     if (st->offload_pending)
         thread = st->offload_where; /* one at a time per communicator: after the earlier ones */
     rx_req_t *r = rx_req_alloc(RX_REQ_COLL);
@@ -293,14 +276,6 @@ int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const 
     pthread_cond_signal(&rx_off.cv);
     pthread_mutex_unlock(&rx_off.mu);
     return RX_OK;
-}
-
-void rx_coll_offload_drain(rx_shm_state_t *st)
-{
-    while (st->offload_pending) {
-        if (!rx_progress())
-            sched_yield();
-    }
 }
 
 void rx_coll_offload_fini(void)

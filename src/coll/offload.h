@@ -10,14 +10,13 @@
 /* Whether this rank runs an offload thread (started on the first call):
  * its vote when a communicator's region is created. */
 int rx_coll_offload_vote(void);
-/* Start a nonblocking direct allreduce, run by the offload thread or by
- * this rank's progress hook; RX_ERR_AGAIN when the direct protocol does
- * not apply (the caller then starts a schedule), which every member
- * decides alike. */
-int rx_coll_direct_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
-                              const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out);
-/* Wait until every nonblocking direct operation of st has finished. */
-void rx_coll_offload_drain(rx_shm_state_t *st);
+/* Start a nonblocking direct allreduce of count elements (contiguous dt,
+ * predefined op) on st: on the offload thread when thread is set and this
+ * rank runs one (the members agreed on st->offload at its creation), else
+ * stepped by this rank's progress hook; either way after the earlier ones
+ * of st. RX_OK with *out set, or an error. */
+int rx_coll_offload_start(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                          const rx_dtype_t *dt, const rx_opobj_t *op, int thread, rx_req_t **out);
 /* Finish queued operations and stop the thread (MPI_Finalize). */
 void rx_coll_offload_fini(void);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * A region shared by all ranks of a communicator whose members are on one
- * node (e.g. from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)). */
+ * node (e.g. from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)), and the
+ * node path's own region. Name and votes go by schedules: the node path
+ * needs the region it would be making. */
 #include "coll.h"
 #include "op/op.h"
 #include "core/rt.h"
@@ -23,7 +25,7 @@ int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote
         rc = rx_region_create(rx_rt.jobid, size, name, sizeof name, addr);
     if (rc != RX_OK)
         name[0] = 0; /* tells the others creation failed */
-    int brc = rx_coll_bcast(name, sizeof name, 0, c);
+    int brc = rx_coll_sched_bcast(name, sizeof name, 0, c);
     if (brc != RX_OK)
         return brc;
     if (!name[0])
@@ -32,7 +34,7 @@ int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote
         rc = rx_region_attach(name, size, addr);
     /* everyone attached (or failed): the name can go */
     int ok[2] = {rc == RX_OK, vote ? *vote : 0}, all[2];
-    brc = rx_coll_allreduce(ok, all, 2, rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
+    brc = rx_coll_sched_allreduce(ok, all, 2, rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
                             rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
     int all_ok = all[0];
     if (vote && brc == RX_OK)

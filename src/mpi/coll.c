@@ -312,12 +312,12 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
         return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);
     if (req && kind == RX_COLL_ALLREDUCE) {
         rx_req_t *r;
-        rc = rx_coll_direct_iallreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
+        rc = rx_coll_node_iallreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
         if (rc == RX_OK) {
             *req = RX_HANDLE(RX_KIND_REQUEST, r->index);
             return MPI_SUCCESS;
         }
-        if (rc != RX_ERR_AGAIN)
+        if (rc != RX_COLL_DECLINED)
             return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, kind, req);

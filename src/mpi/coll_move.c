@@ -83,8 +83,8 @@ static int rx_gather_shm(rx_comm_t *c, int in_place, const void *sendbuf, int sc
             rx_dtype_pack(rdt, (char *)recvbuf + me * (size_t)rcount * (size_t)rdt->extent,
                           (size_t)rcount, out + me * bytes);
     }
-    int rc = root < 0 ? rx_coll_shm_allgather(in, bytes, out, c)
-                      : rx_coll_shm_gather(in, bytes, out, root, c);
+    int rc = root < 0 ? rx_coll_node_allgather(in, bytes, out, c)
+                      : rx_coll_node_gather(in, bytes, out, root, c);
     free(ti);
     if (gets)
         rx_wire_done(recvbuf, (size_t)rcount * p, rdt, to, rc == RX_OK);
@@ -127,7 +127,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     }
     if (!req && !v) {
         rc = rx_gather_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root);
-        if (rc != RX_ERR_AGAIN)
+        if (rc != RX_ERR_AGAIN && rc != RX_COLL_DECLINED)
             return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_GATHER, req);
@@ -215,7 +215,7 @@ static int rx_scatter_shm(rx_comm_t *c, int in_place, const void *sendbuf, int s
         free(ti);
         return RX_ERR_NOMEM;
     }
-    int rc = rx_coll_shm_scatter(in, bytes, out, root, c);
+    int rc = rx_coll_node_scatter(in, bytes, out, root, c);
     free(ti);
     if (!in_place)
         rx_wire_done(recvbuf, (size_t)rcount, rdt, to, rc == RX_OK);
@@ -259,7 +259,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
     if (!req && !v) {
         rc = rx_scatter_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt,
                             root);
-        if (rc != RX_ERR_AGAIN)
+        if (rc != RX_ERR_AGAIN && rc != RX_COLL_DECLINED)
             return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_SCATTER, req);
@@ -366,7 +366,7 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (!req && !v) {
         int rc = rx_gather_shm(c, in_place, sendbuf, sendcount, sdt, recvbuf, recvcount,
                                rdt, -1);
-        if (rc != RX_ERR_AGAIN)
+        if (rc != RX_ERR_AGAIN && rc != RX_COLL_DECLINED)
             return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLGATHER, req);
@@ -542,7 +542,7 @@ static int rx_alltoall_shm(rx_comm_t *c, int in_place, const void *sendbuf,
         free(ti);
         return RX_ERR_NOMEM;
     }
-    int rc = rx_coll_shm_alltoall(in, bytes, out, c);
+    int rc = rx_coll_node_alltoall(in, bytes, out, c);
     free(ti);
     rx_wire_done(recvbuf, (size_t)r->count * p, rdt, to, rc == RX_OK);
     return rc;
@@ -577,7 +577,7 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
     }
     if (!req && !kind) {
         int rc = rx_alltoall_shm(c, in_place, sendbuf, s, recvbuf, r);
-        if (rc != RX_ERR_AGAIN)
+        if (rc != RX_ERR_AGAIN && rc != RX_COLL_DECLINED)
             return rx_coll_rc(c, rc, fn);
     }
     rx_coll_exec_t *e = rx_coll_exec_new(c, RX_COLL_ALLTOALL, req);

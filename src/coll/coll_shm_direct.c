@@ -17,7 +17,7 @@
 #include <sys/uio.h>
 
 /* Cross-memory attach to every other member, through the transport that
- * reaches it (shm; getv is present only when the probe passed). */
+ * reaches it (shm; getv is single-copy only when the probe passed). */
 static int rx_dir_probe(rx_shm_state_t *st)
 {
     rx_comm_t *c = st->c;
@@ -25,12 +25,12 @@ static int rx_dir_probe(rx_shm_state_t *st)
         if (j == c->rank)
             continue;
         rx_tl_t *tl = rx_rt.peer_tl[c->world[j]];
-        if (!tl || !tl->getv || !tl->mem_reg || !(tl->caps & RX_TL_CAP_GET))
+        if (!tl || !(tl->caps & RX_TL_CAP_GETV))
             return 0;
     }
     rx_tl_t *tl = rx_rt.peer_tl[c->world[(c->rank + 1) % c->size]];
     rx_rkey_t rk;
-    if (tl->mem_reg(tl, st, sizeof *st, &rk) != RX_OK)
+    if (tl->ops->mem_reg(tl, st, sizeof *st, &rk) != RX_OK)
         return 0;
     st->pid = rk.key;
     return 1;
@@ -66,7 +66,7 @@ static int rx_dir_read(rx_shm_state_t *st, int j, uint64_t s, size_t off, void *
     struct iovec lo = {dst, n}, re = {(void *)(uintptr_t)(v[0] + off), n};
     int w = st->c->world[j];
     rx_tl_t *tl = rx_rt.peer_tl[w];
-    return tl->getv(tl, w, &lo, 1, &re, 1, &rk);
+    return tl->ops->getv(tl, w, &lo, 1, &re, 1, &rk);
 }
 
 /* Done reading for s; with all, wait until every rank is (my input is no

@@ -85,7 +85,7 @@ static int rx_dir_read_at(rx_shm_state_t *st, int j, uint64_t addr, uint64_t pid
     struct iovec lo = {dst, n}, re = {(void *)(uintptr_t)addr, n};
     int w = st->c->world[j];
     rx_tl_t *tl = rx_rt.peer_tl[w];
-    return tl->getv(tl, w, &lo, 1, &re, 1, &rk);
+    return tl->ops->getv(tl, w, &lo, 1, &re, 1, &rk);
 }
 
 /* elements of rank r's share of count: the first count % p ranks one more */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Runtime start-up and shutdown: bootstrap, node layout, wait policy and the
- * per-peer choice of transport (the one place that decides it). */
+ * per-peer choice of transport (the one place that decides it, from the
+ * transport registry's order). */
 #define _GNU_SOURCE
 #include "rt.h"
 #include "boot/boot.h"
@@ -133,41 +134,23 @@ static void rx_pick_wait_mode(void)
                     rx_rt.local_size, cpus);
 }
 
-/* The network transport: every rank creates it (its set-up fence is global)
- * when the job spans nodes, or when RDMX_OFI asks for it. With RDMX_OFI=all
- * it comes before shared memory, so every peer but self goes through it. */
-static int rx_init_network(const rx_tl_job_t *job)
+/* The one transport waits may sleep on: the only one reaching another rank,
+ * when it has a doorbell (RX_TL_CAP_WAKE); NULL when several do or it has
+ * none (waits then sleep in short slices). */
+static rx_tl_t *rx_pick_wake_tl(void)
 {
-    const char *mode = rx_config()->OFI;
-    if (strcmp(mode, "auto") && strcmp(mode, "on") && strcmp(mode, "all") && strcmp(mode, "off")) {
-        rx_log_error("RDMX_OFI=\"%s\" unknown (auto, on, all, off)", mode);
-        return RX_ERR_INVAL;
+    rx_tl_t *only = NULL;
+    for (int t = 0; t < rx_rt.ntl; t++) {
+        int others = 0;
+        for (int r = 0; r < rx_rt.size && !others; r++)
+            others = r != rx_rt.rank && rx_rt.tls[t]->reaches[r];
+        if (!others)
+            continue;
+        if (only)
+            return NULL;
+        only = rx_rt.tls[t];
     }
-    if (!strcmp(mode, "off") || (!strcmp(mode, "auto") && rx_rt.nnodes == 1))
-        return RX_OK;
-#ifdef RDMX_HAVE_OFI
-    rx_tl_t *ofi = NULL;
-    int rc = rx_tl_ofi_create(job, &ofi);
-    if (rc != RX_OK)
-        return rc;
-    /* RDMX_OFI=all: right after self (tls[0]), ahead of shm, so the
-     * per-peer choice picks it for every other rank */
-    int at = !strcmp(mode, "all") ? 1 : rx_rt.ntl;
-    for (int t = rx_rt.ntl; t > at; t--)
-        rx_rt.tls[t] = rx_rt.tls[t - 1];
-    rx_rt.tls[at] = ofi;
-    rx_rt.ntl++;
-    rx_rt.ofi_tl = ofi;
-    return RX_OK;
-#else
-    (void)job;
-    if (rx_rt.nnodes > 1 || strcmp(mode, "auto")) {
-        rx_log_error("the job spans %d nodes (or RDMX_OFI=%s) but this build has no libfabric "
-                     "support", rx_rt.nnodes, mode);
-        return RX_ERR_UNSUPPORTED;
-    }
-    return RX_OK;
-#endif
+    return only && (only->caps & RX_TL_CAP_WAKE) ? only : NULL;
 }
 
 int rx_init(rx_am_handler_t handler, void *arg)
@@ -200,29 +183,16 @@ int rx_init(rx_am_handler_t handler, void *arg)
         .block_waits = rx_rt.wait_mode == RX_WAIT_BLOCK,
         .am_handler = handler, .am_arg = arg,
     };
-    rx_tl_t *self = NULL, *shm = NULL;
-    if ((rc = rx_tl_self_create(&job, &self)) != RX_OK)
+    /* the registry's transports, in per-peer preference order */
+    if ((rc = rx_tl_open_all(&job, rx_rt.tls, RX_TL_MAX, &rx_rt.ntl)) != RX_OK)
         return rc;
-    rx_rt.tls[rx_rt.ntl++] = self;
-    /* every rank creates the shm transport: its set-up fences are global */
-    if ((rc = rx_tl_shm_create(&job, &shm)) != RX_OK)
-        return rc;
-    if (rx_rt.local_size > 1) {
-        rx_rt.tls[rx_rt.ntl++] = shm;
-        rx_rt.shm_tl = shm;
-    } else {
-        shm->fini(shm);
-    }
-    if ((rc = rx_init_network(&job)) != RX_OK)
-        return rc;
-    /* per-peer choice: self, then shared memory, then the network */
+    rx_rt.wake_tl = rx_pick_wake_tl();
+    /* per-peer choice: the first transport that reaches the peer */
     rx_rt.peer_tl = calloc((size_t)rx_rt.size, sizeof *rx_rt.peer_tl);
     if (!rx_rt.peer_tl)
         return RX_ERR_NOMEM;
     for (int r = 0; r < rx_rt.size; r++) {
-        for (int t = 0; t < rx_rt.ntl && !rx_rt.peer_tl[r]; t++)
-            if (rx_rt.tls[t]->reaches[r])
-                rx_rt.peer_tl[r] = rx_rt.tls[t];
+        rx_rt.peer_tl[r] = rx_tl_reaching(rx_rt.tls, rx_rt.ntl, r, 0, 0);
         if (!rx_rt.peer_tl[r]) {
             rx_log_error("rank %d runs on another node and no network transport reaches it "
                          "(RDMX_OFI=off)", r);
@@ -238,10 +208,9 @@ int rx_finalize(void)
 {
     int rc = rx_boot_fence();
     for (int i = rx_rt.ntl - 1; i >= 0; i--)
-        rx_rt.tls[i]->fini(rx_rt.tls[i]);
+        rx_rt.tls[i]->ops->fini(rx_rt.tls[i]);
     rx_rt.ntl = 0;
-    rx_rt.shm_tl = NULL;
-    rx_rt.ofi_tl = NULL;
+    rx_rt.wake_tl = NULL;
     free(rx_rt.peer_tl);
     free(rx_rt.node_of);
     free(rx_rt.local_ranks);

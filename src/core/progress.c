@@ -44,7 +44,7 @@ int rx_progress(void)
 {
     int n = 0;
     for (int i = 0; i < rx_rt.ntl; i++)
-        n += rx_rt.tls[i]->progress(rx_rt.tls[i]);
+        n += rx_rt.tls[i]->ops->progress(rx_rt.tls[i]);
     for (int i = 0; i < rx_nhooks; i++)
         n += rx_hooks[i].fn();
     return n;
@@ -65,11 +65,11 @@ void rx_wait_idle_slow(rx_waiter_t *w)
         sched_yield();
         return;
     }
-    /* the doorbell wakes for shared-memory messages only: with the network
-     * transport active, sleep in short slices instead */
+    /* a doorbell wakes for its own transport's messages only: with another
+     * transport reaching peers too (wake_tl NULL), sleep in short slices */
     int backlog = rx_progress_backlogged();
-    if (rx_rt.shm_tl && rx_rt.shm_tl->sleep && !rx_rt.ofi_tl) {
-        rx_rt.shm_tl->sleep(rx_rt.shm_tl, backlog ? 200 : 20000);
+    if (rx_rt.wake_tl) {
+        rx_rt.wake_tl->ops->sleep(rx_rt.wake_tl, backlog ? 200 : 20000);
     } else {
         struct timespec ts = {0, backlog ? 20000 : 200000};
         nanosleep(&ts, NULL);

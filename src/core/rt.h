@@ -25,8 +25,7 @@ typedef struct rx_rt {
     char hostname[256];
     rx_tl_t *tls[RX_TL_MAX]; /* every active transport, polled by progress */
     int ntl;
-    rx_tl_t *shm_tl;         /* NULL when alone on the node */
-    rx_tl_t *ofi_tl;         /* network transport, NULL when not created */
+    rx_tl_t *wake_tl;        /* the transport waits sleep on (RX_TL_CAP_WAKE), or NULL */
     rx_tl_t **peer_tl;       /* transport reaching each world rank */
     int wait_mode;
     int oversubscribed;      /* more ranks on this node than CPUs: the same on every local rank */

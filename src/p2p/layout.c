@@ -33,7 +33,7 @@ static int rx_layout_copy(rx_tl_t *tl, int world_src, const rx_rkey_t *rkey,
             rx_log_error("p2p: layouts of a rendezvous disagree on its size");
             return RX_ERR_INTERN;
         }
-        int rc = tl->getv(tl, world_src, rx_liov, nl, rx_riov, nr, rkey);
+        int rc = tl->ops->getv(tl, world_src, rx_liov, nl, rx_riov, nr, rkey);
         if (rc != RX_OK)
             return rc;
         total -= lb;
@@ -57,7 +57,7 @@ int rx_p2p_get_layout(rx_tl_t *tl, int world_src, rx_req_t *r, const rx_rts_t *r
     int rc = RX_OK;
     if (!rts->nblocks && !direct) {
         /* packed at both ends: the plain single copy (cooperative when large) */
-        rc = tl->get(tl, world_src, dst, total, &rts->rkey, 0);
+        rc = tl->ops->get(tl, world_src, dst, total, &rts->rkey, 0);
     } else {
         struct rx_dtype_block rone = {0, (size_t)rts->len}, lone = {0, total};
         struct rx_dtype_block *rblocks = NULL;
@@ -68,7 +68,7 @@ int rx_p2p_get_layout(rx_tl_t *tl, int world_src, rx_req_t *r, const rx_rts_t *r
             if (!(rblocks = rx_stage_get(bl)))
                 rc = RX_ERR_NOMEM;
             else
-                rc = tl->get(tl, world_src, rblocks, bl, &bkey, 0);
+                rc = tl->ops->get(tl, world_src, rblocks, bl, &bkey, 0);
             rx_dtype_iter_init(&rit, (uintptr_t)rts->rkey.addr, (size_t)rts->count,
                                (intptr_t)rts->extent, rblocks, (size_t)rts->nblocks);
         } else {

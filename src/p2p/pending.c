@@ -85,7 +85,7 @@ int rx_p2p_send_ctrl(int world, uint8_t type, uint64_t cookie, const void *paylo
     rx_am_hdr_t hdr = {.type = type, .cookie = cookie};
     rx_tl_t *tl = rx_rt.peer_tl[world];
     if (rx_pend_empty(world)) {
-        int rc = tl->am_send(tl, world, &hdr, payload, len);
+        int rc = tl->ops->am_send(tl, world, &hdr, payload, len);
         if (rc != RX_ERR_AGAIN)
             return rc;
     }
@@ -100,12 +100,12 @@ static int rx_pend_try(int world, rx_pend_t *p)
     int rc;
     switch (p->kind) {
     case RX_PEND_CTRL:
-        return tl->am_send(tl, world, &p->hdr, p->payload, p->len);
+        return tl->ops->am_send(tl, world, &p->hdr, p->payload, p->len);
     case RX_PEND_EAGER: {
         rx_am_hdr_t hdr = {.type = RX_AM_EAGER, .flags = req->sync ? RX_AM_F_SYNC : 0,
                            .ctx = req->ctx, .src = req->comm->rank, .tag = req->tag,
                            .cookie = (uint64_t)(uintptr_t)req};
-        rc = tl->am_send(tl, world, &hdr, req->buf, req->bytes);
+        rc = tl->ops->am_send(tl, world, &hdr, req->buf, req->bytes);
         if (rc == RX_OK) {
             if (req->sync)
                 req->state = RX_RS_SYNC_WAIT;

@@ -52,7 +52,7 @@ static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, const rx_
     size_t len = (size_t)rts->len;
     const rx_rkey_t *rkey = &rts->rkey;
     rx_recv_finish(r, src, tag, len);
-    if ((rts->nblocks || rx_req_typed(r)) && tl->getv && r->st_bytes) {
+    if ((rts->nblocks || rx_req_typed(r)) && (tl->caps & RX_TL_CAP_GETV) && r->st_bytes) {
         if (rx_p2p_get_layout(tl, world_src, r, rts) != RX_OK)
             r->st_error = 17; /* MPI_ERR_INTERN: logged where it failed */
         rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
@@ -68,19 +68,24 @@ static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, const rx_
         }
         r->buf = r->staging;
     }
-    if ((tl->caps & RX_TL_CAP_GET) && tl->get_nb && r->st_bytes) {
+    if ((tl->caps & RX_TL_CAP_GET) && r->st_bytes) {
         /* the read completes later, in progress; the request waits for it */
         r->world_peer = world_src;
         r->remote_cookie = cookie;
-        r->state = RX_RS_RECV_STREAM;
-        if (tl->get_nb(tl, world_src, r->buf, r->st_bytes, rkey, 0, rx_recv_rndv_read_done, r) ==
-            RX_OK)
+        int rc = tl->ops->get_nb(tl, world_src, r->buf, r->st_bytes, rkey, 0,
+                                 rx_recv_rndv_read_done, r);
+        if (rc == RX_OK) {
+            r->state = RX_RS_RECV_STREAM; /* done runs from progress only */
             return;
-        rx_recv_rndv_read_done(r, RX_ERR_IO);
-        return;
+        }
+        if (rc != RX_ERR_UNSUPPORTED) {
+            rx_recv_rndv_read_done(r, RX_ERR_IO);
+            return;
+        }
+        /* a transport whose reads complete in the call: below */
     }
     if (tl->caps & RX_TL_CAP_GET) {
-        int rc = r->st_bytes ? tl->get(tl, world_src, r->buf, r->st_bytes, rkey, 0) : RX_OK;
+        int rc = r->st_bytes ? tl->ops->get(tl, world_src, r->buf, r->st_bytes, rkey, 0) : RX_OK;
         if (rc != RX_OK)
             r->st_error = 17; /* MPI_ERR_INTERN: the transport logged why */
         rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
@@ -168,8 +173,7 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
         if (hdr->type == RX_AM_FIN) {
             /* the receiver has read the buffer: its registration may go */
             rx_tl_t *tl = rx_rt.peer_tl[world_src];
-            if (tl->mem_release)
-                tl->mem_release(tl, s->buf, s->bytes);
+            tl->ops->mem_release(tl, s->buf, s->bytes);
             if (rx_req_typed(s)) { /* and the block list it read */
                 rx_dtype_unref((rx_dtype_t *)s->user_dtype);
                 s->user_dtype = NULL;

@@ -26,7 +26,7 @@ int rx_p2p_send_try(const void *buf, size_t bytes, const rx_comm_t *comm, int pe
     if (!tl)
         return RX_ERR_AGAIN;
     rx_am_hdr_t hdr = {.type = RX_AM_EAGER, .ctx = ctx, .src = comm->rank, .tag = tag};
-    int rc = tl->am_send(tl, world, &hdr, buf, bytes);
+    int rc = tl->ops->am_send(tl, world, &hdr, buf, bytes);
     if (rc == RX_OK)
         rx_trace_count(world, bytes);
     return rc;
@@ -58,7 +58,7 @@ int rx_p2p_send_try_typed(const void *buf, size_t count, const void *dtype,
 static int rx_send_by_layout(const rx_tl_t *tl, const rx_dtype_t *dt)
 {
     long long min = rx_config()->P2P_IOV_SEND_MIN;
-    return tl->getv && min > 0 && rx_dtype_avg_block(dt) >= (size_t)min;
+    return (tl->caps & RX_TL_CAP_GETV) && min > 0 && rx_dtype_avg_block(dt) >= (size_t)min;
 }
 
 int rx_p2p_isend(rx_req_t *req)
@@ -74,7 +74,7 @@ int rx_p2p_isend(rx_req_t *req)
     if (rx_req_typed(req)) {
         rx_dtype_t *dt = (rx_dtype_t *)req->user_dtype;
         if (req->bytes > tl->eager_limit && rx_send_by_layout(tl, dt)) {
-            if ((rc = tl->mem_reg(tl, req->user_buf, req->bytes, &rts.rkey)) != RX_OK)
+            if ((rc = tl->ops->mem_reg(tl, req->user_buf, req->bytes, &rts.rkey)) != RX_OK)
                 return rc;
             rts.nblocks = (uint64_t)dt->nblocks;
             rts.blocks = (uint64_t)(uintptr_t)dt->blocks;
@@ -93,7 +93,7 @@ int rx_p2p_isend(rx_req_t *req)
         hdr.type = RX_AM_EAGER;
         hdr.flags = req->sync ? RX_AM_F_SYNC : 0;
         if (rx_pend_empty(world)) {
-            rc = tl->am_send(tl, world, &hdr, req->buf, req->bytes);
+            rc = tl->ops->am_send(tl, world, &hdr, req->buf, req->bytes);
             if (rc == RX_OK) {
                 if (req->kind == RX_REQ_SEND && req->user_dtype) {
                     rx_stage_put(req->staging); /* copied out: reusable at once */
@@ -112,13 +112,13 @@ int rx_p2p_isend(rx_req_t *req)
         req->state = RX_RS_EAGER_PENDING;
         return rx_pend_push_req(world, RX_PEND_EAGER, req);
     }
-    if ((rc = tl->mem_reg(tl, req->buf, req->bytes, &rts.rkey)) != RX_OK)
+    if ((rc = tl->ops->mem_reg(tl, req->buf, req->bytes, &rts.rkey)) != RX_OK)
         return rc;
 send_rts:
     hdr.type = RX_AM_RTS;
     req->state = RX_RS_RNDV_WAIT;
     if (rx_pend_empty(world)) {
-        rc = tl->am_send(tl, world, &hdr, &rts, sizeof rts);
+        rc = tl->ops->am_send(tl, world, &hdr, &rts, sizeof rts);
         if (rc != RX_ERR_AGAIN)
             return rc;
     }
@@ -138,7 +138,7 @@ int rx_p2p_stream(rx_req_t *req)
         rx_am_hdr_t hdr = {.type = RX_AM_DATA, .src = (int32_t)(uint32_t)req->offset,
                            .tag = (int32_t)(uint32_t)((uint64_t)req->offset >> 32),
                            .cookie = req->remote_cookie};
-        int rc = tl->am_send(tl, req->world_peer, &hdr, (const char *)req->buf + req->offset, n);
+        int rc = tl->ops->am_send(tl, req->world_peer, &hdr, (const char *)req->buf + req->offset, n);
         if (rc != RX_OK)
             return rc;
         req->offset += n;

@@ -122,7 +122,7 @@ static void rx_am_reply(int world, const rx_am_hdr_t *hdr, const void *p1, size_
         memcpy(rx_scratch_reply, p1, l1);
     if (l2)
         memcpy(rx_scratch_reply + l1, p2, l2);
-    if (!rx_outq_head && tl->am_send(tl, world, hdr, rx_scratch_reply, l1 + l2) == RX_OK)
+    if (!rx_outq_head && tl->ops->am_send(tl, world, hdr, rx_scratch_reply, l1 + l2) == RX_OK)
         return;
     rx_am_out_t *o = malloc(sizeof *o + l1 + l2);
     if (!o) {
@@ -148,7 +148,7 @@ static int rx_am_progress(void)
     while (rx_outq_head) {
         rx_am_out_t *o = rx_outq_head;
         rx_tl_t *tl = rx_rt.peer_tl[o->world];
-        if (tl->am_send(tl, o->world, &o->hdr, o->data, o->len) != RX_OK)
+        if (tl->ops->am_send(tl, o->world, &o->hdr, o->data, o->len) != RX_OK)
             break;
         rx_outq_head = o->next;
         if (!rx_outq_head)
@@ -179,7 +179,7 @@ static int rx_am_send(int world, const rx_am_hdr_t *hdr, size_t len)
     rx_tl_t *tl = rx_rt.peer_tl[world];
     for (;;) {
         if (!rx_outq_head) {
-            int rc = tl->am_send(tl, world, hdr, rx_scratch_origin, len);
+            int rc = tl->ops->am_send(tl, world, hdr, rx_scratch_origin, len);
             if (rc != RX_ERR_AGAIN)
                 return rc;
         }

@@ -22,8 +22,8 @@ rx_tl_t *rx_rma_net_tl(void)
 {
     for (int i = 0; i < rx_rt.ntl; i++) {
         rx_tl_t *tl = rx_rt.tls[i];
-        if (tl->flush && tl->put_nb && tl->get_nb && tl->mem_reg && tl->mem_release &&
-            (tl->caps & (RX_TL_CAP_GET | RX_TL_CAP_PUT)) == (RX_TL_CAP_GET | RX_TL_CAP_PUT))
+        if ((tl->caps & (RX_TL_CAP_NET_RMA | RX_TL_CAP_GET | RX_TL_CAP_PUT)) ==
+            (RX_TL_CAP_NET_RMA | RX_TL_CAP_GET | RX_TL_CAP_PUT))
             return tl;
     }
     return NULL;
@@ -65,7 +65,7 @@ int rx_rma_net_amo(const rx_win_tgt_t *t, int op_id, int basic, int *amo, int *a
         [RX_OP_MINLOC] = -1,        [RX_OP_MAXLOC] = -1,
         [RX_OP_REPLACE] = RX_TL_AMO_WRITE, [RX_OP_NO_OP] = RX_TL_AMO_READ,
     };
-    if (!t->netamo || !t->tl->atomic)
+    if (!t->netamo || !(t->tl->caps & RX_TL_CAP_ATOMIC))
         return 0;
     int a = op_id < 0 ? RX_TL_AMO_CSWAP
             : op_id < RX_OP_PREDEFINED_COUNT ? map[op_id] : -1;
@@ -84,12 +84,12 @@ static int rx_net_lock_try(rx_win_tgt_t *t, int exclusive, int *rc)
 {
     rx_tl_t *tl = t->tl;
     uint64_t unit = exclusive ? RX_WIN_LOCK_EXCL : 1, back = (uint64_t)0 - unit, old = 0;
-    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &unit, NULL, &old,
+    *rc = tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &unit, NULL, &old,
                      &t->ctl_rkey, 0);
     if (*rc != RX_OK || (exclusive ? old == 0 : !(old & RX_WIN_LOCK_EXCL)))
         return 1;
     /* fetching, so that it is done before the next try */
-    *rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &back, NULL, &old,
+    *rc = tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &back, NULL, &old,
                      &t->ctl_rkey, 0);
     return *rc != RX_OK;
 }
@@ -125,7 +125,7 @@ int rx_rma_net_unlock(rx_win_tgt_t *t, int exclusive)
 {
     rx_tl_t *tl = t->tl;
     uint64_t d = (uint64_t)0 - (exclusive ? RX_WIN_LOCK_EXCL : 1), old;
-    return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &d, NULL, &old,
+    return tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U64, 1, &d, NULL, &old,
                       &t->ctl_rkey, 0);
 }
 
@@ -139,11 +139,11 @@ int rx_rma_net_acc_lock(rx_win_tgt_t *t)
     uint64_t at = offsetof(rx_win_ctl_t, acc_lock);
     unsigned cap_us = 4;
     for (;;) {
-        int rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &one, NULL, &old,
+        int rc = tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &one, NULL, &old,
                             &t->ctl_rkey, at);
         if (rc != RX_OK || old == 0)
             return rc;
-        if ((rc = tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
+        if ((rc = tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
                              &t->ctl_rkey, at)) != RX_OK)
             return rc;
         rx_net_backoff(&cap_us);
@@ -154,7 +154,7 @@ int rx_rma_net_acc_unlock(rx_win_tgt_t *t)
 {
     rx_tl_t *tl = t->tl;
     uint32_t back = (uint32_t)-1, old;
-    return tl->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
+    return tl->ops->atomic(tl, t->world, RX_TL_AMO_SUM, RX_TL_AMT_U32, 1, &back, NULL, &old,
                       &t->ctl_rkey, offsetof(rx_win_ctl_t, acc_lock));
 }
 
@@ -167,7 +167,7 @@ int rx_rma_net_flush(rx_win_t *w, int target)
         if (!t->net || !t->nb_pending)
             continue;
         t->nb_pending = 0;
-        int frc = t->tl->flush(t->tl, t->world);
+        int frc = t->tl->ops->flush(t->tl, t->world);
         if (rc == RX_OK)
             rc = frc;
     }

@@ -142,7 +142,7 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
             free(tmp);
         return rc;
     }
-    rc = tl->get(tl, t->world, tmp, len, &t->rkey, toff);
+    rc = tl->ops->get(tl, t->world, tmp, len, &t->rkey, toff);
     if (rc == RX_OK) {
         if (fetched)
             memcpy(fetched, tmp, len);
@@ -157,7 +157,7 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
             rx_op_apply(op->op->predefined, basic, in, tmp, nelem);
         }
         if (changed)
-            rc = tl->put(tl, t->world, tmp, len, &t->rkey, toff);
+            rc = tl->ops->put(tl, t->world, tmp, len, &t->rkey, toff);
     }
     if (t->net) {
         int urc = rx_rma_net_acc_unlock(t);
@@ -178,16 +178,16 @@ static int rx_rma_net_seg(rx_win_tgt_t *t, const rx_rma_op_t *op, int amo, int a
 {
     rx_tl_t *tl = t->tl;
     switch (op->kind) {
-    case RX_RMA_OP_PUT: return tl->put_nb(tl, t->world, in, len, &t->rkey, toff);
-    case RX_RMA_OP_GET: return tl->get_nb(tl, t->world, out, len, &t->rkey, toff, NULL, NULL);
+    case RX_RMA_OP_PUT: return tl->ops->put_nb(tl, t->world, in, len, &t->rkey, toff);
+    case RX_RMA_OP_GET: return tl->ops->get_nb(tl, t->world, out, len, &t->rkey, toff, NULL, NULL);
     case RX_RMA_OP_CAS:
-        return tl->atomic(tl, t->world, RX_TL_AMO_CSWAP, amt, 1, in, op->cbuf, out, &t->rkey,
+        return tl->ops->atomic(tl, t->world, RX_TL_AMO_CSWAP, amt, 1, in, op->cbuf, out, &t->rkey,
                           toff);
     default: break;
     }
     if (amo == RX_TL_AMO_READ && !out)
         return RX_OK; /* MPI_Accumulate with MPI_NO_OP changes nothing */
-    return tl->atomic(tl, t->world, amo, amt, nelem, in, NULL, out, &t->rkey, toff);
+    return tl->ops->atomic(tl, t->world, amo, amt, nelem, in, NULL, out, &t->rkey, toff);
 }
 
 int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
@@ -289,8 +289,8 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
                                 out ? out + pos : NULL);
         } else {
             switch (op->kind) {
-            case RX_RMA_OP_PUT: rc = tl->put(tl, t->world, in + pos, len, &t->rkey, o); break;
-            case RX_RMA_OP_GET: rc = tl->get(tl, t->world, out + pos, len, &t->rkey, o); break;
+            case RX_RMA_OP_PUT: rc = tl->ops->put(tl, t->world, in + pos, len, &t->rkey, o); break;
+            case RX_RMA_OP_GET: rc = tl->ops->get(tl, t->world, out + pos, len, &t->rkey, o); break;
             default:
                 rc = rx_acc_tl(w, t, op, basic, in ? in + pos : NULL, o, len, nelem,
                                out ? out + pos : NULL);
@@ -307,7 +307,7 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
      * network only issued */
     if (t->net && t->nb_pending && (in_stage || out_stage || req)) {
         t->nb_pending = 0;
-        int frc = tl->flush(tl, t->world);
+        int frc = tl->ops->flush(tl, t->world);
         if (rc == RX_OK)
             rc = frc;
     }

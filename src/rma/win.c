@@ -68,9 +68,9 @@ static void rx_win_net_release(rx_win_t *w)
     if (!net)
         return;
     if (w->reg_mem)
-        net->mem_release(net, w->reg_mem, w->reg_len);
+        net->ops->mem_release(net, w->reg_mem, w->reg_len);
     if (w->myctl_reg)
-        net->mem_release(net, w->myctl_reg, sizeof(rx_win_ctl_t));
+        net->ops->mem_release(net, w->myctl_reg, sizeof(rx_win_ctl_t));
     w->reg_mem = NULL;
     w->myctl_reg = NULL;
     w->net_tl = NULL;
@@ -92,7 +92,7 @@ static int rx_win_net_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base
     rx_win_netkey_t mine = {.ok = 1};
     w->net_tl = net;
     if (bytes && base) {
-        if (net->mem_reg(net, base, bytes, &mine.mem) == RX_OK) {
+        if (net->ops->mem_reg(net, base, bytes, &mine.mem) == RX_OK) {
             w->reg_mem = base;
             w->reg_len = bytes;
         } else {
@@ -100,13 +100,12 @@ static int rx_win_net_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base
         }
     }
     if (mine.ok) {
-        if (net->mem_reg(net, ctl, sizeof *ctl, &mine.ctl) == RX_OK)
+        if (net->ops->mem_reg(net, ctl, sizeof *ctl, &mine.ctl) == RX_OK)
             w->myctl_reg = ctl;
         else
             mine.ok = 0;
     }
-    if (net->rma_expose)
-        net->rma_expose(net);
+    net->ops->rma_expose(net);
     w->net_keys = calloc((size_t)comm->size, sizeof *w->net_keys);
     if (!w->net_keys)
         return RX_ERR_NOMEM;
@@ -121,7 +120,7 @@ static int rx_win_net_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base
         int i = (comm->rank + k) % comm->size;
         uint64_t v;
         if (rx_rt.node_of[comm->world[i]] != rx_rt.node_of[rx_rt.rank] && w->net_keys[i].ok)
-            rc = net->get(net, comm->world[i], &v, sizeof v, &w->net_keys[i].ctl, 0);
+            rc = net->ops->get(net, comm->world[i], &v, sizeof v, &w->net_keys[i].ctl, 0);
     }
     if (rc != RX_OK)
         return rc;
@@ -223,7 +222,7 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
 
     /* map the node's metadata and the memory files of local peers */
     ok[0] = 1;
-    ok[1] = !rx_rma_emulate() && rx_rt.shm_tl; /* mapped fast path wanted at all */
+    ok[1] = !rx_rma_emulate() && rx_rt.local_size > 1; /* mapped fast path wanted at all */
     if (me != leader)
         ok[0] = rx_region_attach(d[leader].meta, meta_len, &w->meta) == RX_OK;
     for (int i = 0; i < n && ok[1] && flavor != RX_WIN_FLAVOR_SHARED; i++) {
@@ -253,9 +252,6 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
         w->own_fd = -1;
     }
 
-    rx_tl_t *shm = rx_rt.shm_tl;
-    int cma = shm && (shm->caps & (RX_TL_CAP_GET | RX_TL_CAP_PUT)) ==
-                         (RX_TL_CAP_GET | RX_TL_CAP_PUT);
     for (int i = 0; i < n; i++) {
         rx_win_tgt_t *t = &w->tgt[i];
         int lr, idx = rx_win_node_index(comm, i, &lr);
@@ -271,7 +267,12 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
             t->lockacc = 0;
         t->rkey.addr = d[i].addr;
         t->rkey.key = (uint64_t)d[i].pid;
-        t->tl = shm;
+        /* node peers by single-copy get / put of memory named by its pid
+         * (no registration to exchange): not the network, even when
+         * RDMX_OFI=all puts it first */
+        t->tl = local ? rx_tl_reaching(rx_rt.tls, rx_rt.ntl, t->world,
+                                       RX_TL_CAP_GET | RX_TL_CAP_PUT | RX_TL_CAP_ANY_MEMORY, 0)
+                      : NULL;
         if (rx_rma_emulate()) {
             t->kind = RX_RMA_AM;
         } else if (flavor == RX_WIN_FLAVOR_SHARED) {
@@ -282,7 +283,7 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
         } else if (local && w->maps[i]) {
             t->kind = RX_RMA_DIRECT;
             t->base = (char *)w->maps[i] + d[i].map_off;
-        } else if (local && cma) {
+        } else if (local && t->tl) {
             t->kind = RX_RMA_TL;
             if (flavor == RX_WIN_FLAVOR_DYNAMIC)
                 t->rkey.addr = 0; /* displacements are addresses */
@@ -295,9 +296,10 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
             t->ctl_rkey = w->net_keys[i].ctl;
             /* network atomics only on memory whose other accesses are atomic
              * instructions too (cross-memory attach cannot be atomic) */
-            t->netamo = !t->lockacc && net->atomic != NULL;
-            t->netlock = net->atomic && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
-            t->netacclock = net->atomic && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U32));
+            int amo = !!(net->caps & RX_TL_CAP_ATOMIC);
+            t->netamo = !t->lockacc && amo;
+            t->netlock = amo && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U64));
+            t->netacclock = amo && (net->amo_types[RX_TL_AMO_SUM] & (1u << RX_TL_AMT_U32));
         } else {
             t->kind = RX_RMA_AM;
         }

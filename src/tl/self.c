@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct rx_self_msg {
     struct rx_self_msg *next;
@@ -29,6 +28,8 @@ static int rx_self_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
 {
     (void)world_peer;
     rx_self_t *s = (rx_self_t *)tl;
+    if (len > tl->max_am_payload)
+        return RX_ERR_INVAL;
     rx_self_msg_t *m = malloc(sizeof *m + len);
     if (!m)
         return RX_ERR_NOMEM;
@@ -64,15 +65,6 @@ static int rx_self_progress(rx_tl_t *tl)
         m = next;
     }
     return n;
-}
-
-static int rx_self_mem_reg(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey)
-{
-    (void)tl;
-    (void)len;
-    rkey->addr = (uint64_t)(uintptr_t)addr;
-    rkey->key = (uint64_t)getpid();
-    return RX_OK;
 }
 
 static int rx_self_get(rx_tl_t *tl, int world_peer, void *local, size_t len,
@@ -120,12 +112,6 @@ static int rx_self_put(rx_tl_t *tl, int world_peer, const void *local, size_t le
     return RX_OK;
 }
 
-static void rx_self_sleep(rx_tl_t *tl, int timeout_us)
-{
-    (void)tl;
-    (void)timeout_us;
-}
-
 static void rx_self_fini(rx_tl_t *tl)
 {
     rx_self_t *s = (rx_self_t *)tl;
@@ -137,6 +123,25 @@ static void rx_self_fini(rx_tl_t *tl)
     free(s->reach);
     free(s);
 }
+
+/* Everything completes inside the call: no flush, no nonblocking forms;
+ * atomics on its own memory go by the layer above's direct path. */
+static const rx_tl_ops_t rx_self_ops = {
+    .am_send = rx_self_am_send,
+    .progress = rx_self_progress,
+    .sleep = rx_tl_sleep_none,
+    .mem_reg = rx_tl_mem_reg_pid,
+    .mem_release = rx_tl_mem_release_none,
+    .get = rx_self_get,
+    .put = rx_self_put,
+    .get_nb = rx_tl_get_nb_unsupported,
+    .put_nb = rx_tl_put_nb_unsupported,
+    .getv = rx_self_getv,
+    .atomic = rx_tl_atomic_unsupported,
+    .flush = rx_tl_flush_complete,
+    .rma_expose = rx_tl_rma_expose_none,
+    .fini = rx_self_fini,
+};
 
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out)
 {
@@ -150,20 +155,13 @@ int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out)
     s->handler = job->am_handler;
     s->arg = job->am_arg;
     rx_tl_t *tl = &s->tl;
+    tl->ops = &rx_self_ops;
     tl->name = "self";
-    tl->caps = RX_TL_CAP_GET | RX_TL_CAP_PUT;
+    tl->caps = RX_TL_CAP_GET | RX_TL_CAP_PUT | RX_TL_CAP_GETV | RX_TL_CAP_ANY_MEMORY;
     tl->max_am_payload = (size_t)1 << 30;
     tl->eager_limit = 65536;
     tl->reaches = s->reach;
     tl->priv = s;
-    tl->am_send = rx_self_am_send;
-    tl->progress = rx_self_progress;
-    tl->sleep = rx_self_sleep;
-    tl->mem_reg = rx_self_mem_reg;
-    tl->get = rx_self_get;
-    tl->put = rx_self_put;
-    tl->getv = rx_self_getv;
-    tl->fini = rx_self_fini;
     *out = tl;
     return RX_OK;
 }

@@ -2,13 +2,15 @@
  * The transport interface: one ops table per transport, RDMA semantics.
  *
  * Lifecycle (every transport):
- *   1. init:    the core calls the transport's create function with the job
- *               description (rx_tl_job_t); it may use the bootstrap (put /
- *               fence / get) to exchange addresses, and fills an rx_tl_t.
+ *   1. init:    the core walks the registry (rx_tl_open_all) and calls each
+ *               wanted transport's create function with the job description
+ *               (rx_tl_job_t); it may use the bootstrap (put / fence / get)
+ *               to exchange addresses, and fills an rx_tl_t whose ops point
+ *               to the transport's static const table.
  *   2. use:     am_send to any peer it reaches (tl->reaches[world_rank]);
- *               progress() delivers incoming active messages to the handler
- *               registered in rx_tl_t.am_handler; get/put move bytes directly
- *               between registered memory when caps say they are native.
+ *               progress() delivers incoming active messages to the job's
+ *               am_handler; get/put move bytes directly between registered
+ *               memory, single-copy when caps say so.
  *   3. fini:    every request has completed; the transport releases all.
  *
  * Active messages carry a 24-byte header interpreted only by the layer above
@@ -45,11 +47,31 @@ typedef struct rx_rkey {
     uint64_t key;     /* transport-specific (shm: owner's pid; ofi: fi_mr_key) */
 } rx_rkey_t;
 
+/* Capabilities: only what a caller must know before calling, to choose a
+ * protocol or a path; every operation itself is always callable (see
+ * rx_tl_ops_t). */
 enum rx_tl_caps {
-    RX_TL_CAP_GET = 1u << 0,          /* native get (single-copy / RDMA read) */
-    RX_TL_CAP_PUT = 1u << 1,          /* native put */
-    RX_TL_CAP_ATOMIC = 1u << 2,       /* native remote atomics */
-    RX_TL_CAP_SHARED_ALLOC = 1u << 3, /* node-shared allocations */
+    /* get / put are single-copy (cross-memory attach, RDMA): the rendezvous
+     * reads the sender's buffer instead of streaming it in messages, and a
+     * window reaches the target's memory without the target's CPU */
+    RX_TL_CAP_GET = 1u << 0,
+    RX_TL_CAP_PUT = 1u << 1,
+    /* some atomics are native: amo_types says which (op, type) pairs; the
+     * layer above emulates the others with active messages */
+    RX_TL_CAP_ATOMIC = 1u << 2,
+    /* getv is single-copy too: worth sending a typed message by its layout */
+    RX_TL_CAP_GETV = 1u << 3,
+    /* one-sided operations for windows across nodes: memory registered with
+     * mem_reg, put_nb / get_nb issued and completed by flush (the network
+     * transport when RDMX_OFI_RMA is on) */
+    RX_TL_CAP_NET_RMA = 1u << 4,
+    /* sleep() wakes when a message of this transport arrives (a doorbell);
+     * without it waits sleep in short slices */
+    RX_TL_CAP_WAKE = 1u << 5,
+    /* get / put reach any memory of the peer: a key is (address, owner's
+     * pid), which any process makes with mem_reg, so the layer above need
+     * not exchange registrations (cross-memory attach, the process itself) */
+    RX_TL_CAP_ANY_MEMORY = 1u << 6,
 };
 
 /* Remote atomic operations (the atomic slot below): MPI's predefined
@@ -95,9 +117,79 @@ typedef struct rx_tl_job {
     void *am_arg;
 } rx_tl_job_t;
 
+/* The operations of one transport: one static const table per transport,
+ * every slot set. An operation a transport does not offer points to the
+ * shared stub below, which returns RX_ERR_UNSUPPORTED (or, for flush,
+ * mem_release, rma_expose and sleep, does the right nothing). */
+typedef struct rx_tl_ops {
+    /* Send one active message; RX_OK once the payload is copied out (the
+     * buffer may be reused), RX_ERR_AGAIN when there is no room now,
+     * RX_ERR_INVAL above max_am_payload. */
+    int (*am_send)(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const void *payload,
+                   size_t len);
+    /* Deliver pending incoming messages; returns how many were delivered. */
+    int (*progress)(rx_tl_t *tl);
+    /* Sleep until a message may have arrived for this process or timeout_us
+     * passed (block mode; RX_TL_CAP_WAKE). Returns at once if something is
+     * pending. */
+    void (*sleep)(rx_tl_t *tl, int timeout_us);
+    /* Register memory for remote access; fills *rkey. */
+    int (*mem_reg)(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey);
+    /* The layer above no longer exposes memory it passed to mem_reg (a
+     * rendezvous send completed); lets a registration cache release or
+     * evict it. */
+    void (*mem_release)(rx_tl_t *tl, void *addr, size_t len);
+    /* Read len bytes from (rkey, offset) at world_peer into local. RX_OK
+     * when complete, or an error. */
+    int (*get)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+               uint64_t offset);
+    int (*put)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+               const rx_rkey_t *rkey, uint64_t offset);
+    /* Start reading like get and return at once; done(arg, status) runs from
+     * progress() once the bytes are in local. RX_OK means done will run; any
+     * other return (RX_ERR_UNSUPPORTED: use get) means it will not. done
+     * NULL: nothing runs, flush(world_peer) completes the read. */
+    int (*get_nb)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
+                  uint64_t offset, rx_tl_done_t done, void *arg);
+    /* Start a write and return at once; local must stay unchanged until
+     * flush(world_peer) completes it. */
+    int (*put_nb)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                  const rx_rkey_t *rkey, uint64_t offset);
+    /* Read the pieces remote[0..nremote) of world_peer's memory (addresses
+     * in its address space, reached through rkey->key; rkey->addr is
+     * ignored) into the pieces local[0..nlocal), in order, both lists
+     * covering the same number of bytes and at most RX_TL_IOV_MAX long.
+     * Lets the layer above move data between two non-contiguous layouts in
+     * one copy; completes before it returns. */
+    int (*getv)(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
+    /* One-sided atomics on count elements of type (rx_tl_amo_type) at
+     * (rkey, offset) where amo_types allows (op, type), RX_ERR_UNSUPPORTED
+     * elsewhere. With fetched (and always for CSWAP, count 1) it returns
+     * once the old values are in fetched; without, it returns once issued:
+     * operand must stay unchanged until flush(world_peer), which completes
+     * it. */
+    int (*atomic)(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
+                  const void *operand, const void *compare, void *fetched,
+                  const rx_rkey_t *rkey, uint64_t offset);
+    /* Remote completion: returns once every get / put / atomic this process
+     * issued to world_peer (-1: to every peer) is complete at the target and
+     * its local buffers may be reused; returns the first error of those
+     * operations. */
+    int (*flush)(rx_tl_t *tl, int world_peer);
+    /* This process now exposes memory to peers' one-sided operations (a
+     * window); a transport whose provider moves such data only when polled
+     * arranges for it to happen without the application's calls. */
+    void (*rma_expose)(rx_tl_t *tl);
+    /* Every request has completed: release everything. */
+    void (*fini)(rx_tl_t *tl);
+} rx_tl_ops_t;
+
+/* One transport instance: its operations and what they reach. */
 struct rx_tl {
+    const rx_tl_ops_t *ops;
     const char *name;
-    unsigned caps;
+    unsigned caps;             /* rx_tl_caps */
     size_t max_am_payload;     /* largest payload one am_send carries */
     size_t eager_limit;        /* payloads above this go by rendezvous */
     const unsigned char *reaches; /* reaches[world_rank] != 0 if this transport reaches it */
@@ -109,69 +201,34 @@ struct rx_tl {
      * whose atomics are not (a NIC's own atomic unit) does not advertise them. */
     uint32_t amo_types[RX_TL_AMO_NOPS];
     void *priv;
-
-    /* Send one active message; RX_OK once the payload is copied out (the
-     * buffer may be reused), RX_ERR_AGAIN when there is no room now. */
-    int (*am_send)(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr, const void *payload,
-                   size_t len);
-    /* Deliver pending incoming messages; returns how many were delivered. */
-    int (*progress)(rx_tl_t *tl);
-    /* Sleep until a message may have arrived for this process or timeout_us
-     * passed (block mode only). Returns at once if something is pending. */
-    void (*sleep)(rx_tl_t *tl, int timeout_us);
-    /* Register memory for remote access; fills *rkey. */
-    int (*mem_reg)(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey);
-    /* Read len bytes from (rkey, offset) at world_peer into local; iov forms
-     * read a list of local pieces. RX_OK when complete (synchronous transports)
-     * or an error; the shm transport completes before returning. */
-    int (*get)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
-               uint64_t offset);
-    int (*put)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
-               const rx_rkey_t *rkey, uint64_t offset);
-    /* One-sided atomics on count elements of type (rx_tl_amo_type) at
-     * (rkey, offset), present when caps has RX_TL_CAP_ATOMIC and amo_types
-     * allows (op, type). With fetched (and always for CSWAP, count 1) it
-     * returns once the old values are in fetched; without, it returns once
-     * issued: operand must stay unchanged until flush(world_peer), which
-     * completes it. NULL slot: the layer above emulates atomics with active
-     * messages. */
-    int (*atomic)(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
-                  const void *operand, const void *compare, void *fetched,
-                  const rx_rkey_t *rkey, uint64_t offset);
-    /* Optional (NULL: use put). Start a write and return at once; local must
-     * stay unchanged until flush(world_peer) completes it. */
-    int (*put_nb)(rx_tl_t *tl, int world_peer, const void *local, size_t len,
-                  const rx_rkey_t *rkey, uint64_t offset);
-    /* Remote completion: returns once every get / put / atomic this process
-     * issued to world_peer (-1: to every peer) is complete at the target and
-     * its local buffers may be reused; returns the first error of those
-     * operations. NULL slot: those operations complete before they return
-     * (shm, self). */
-    int (*flush)(rx_tl_t *tl, int world_peer);
-    /* Optional (NULL: use get). Start reading like get and return at once;
-     * done(arg, status) runs from progress() once the bytes are in local.
-     * RX_OK means done will run; any other return means it will not. done
-     * NULL: nothing runs, flush(world_peer) completes the read. */
-    int (*get_nb)(rx_tl_t *tl, int world_peer, void *local, size_t len, const rx_rkey_t *rkey,
-                  uint64_t offset, rx_tl_done_t done, void *arg);
-    /* Optional (NULL: not offered): read the pieces remote[0..nremote) of
-     * world_peer's memory (addresses in its address space, reached through
-     * rkey->key; rkey->addr is ignored) into the pieces local[0..nlocal), in
-     * order, both lists covering the same number of bytes and at most
-     * RX_TL_IOV_MAX long. Lets the layer above move data between two
-     * non-contiguous layouts in one copy; completes before it returns. */
-    int (*getv)(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
-                const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
-    /* Optional: the layer above no longer exposes memory it passed to
-     * mem_reg (a rendezvous send completed); lets a registration cache
-     * release or evict it. */
-    void (*mem_release)(rx_tl_t *tl, void *addr, size_t len);
-    /* Optional: this process now exposes memory to peers' one-sided
-     * operations (a window); a transport whose provider moves such data only
-     * when polled arranges for it to happen without the application's calls. */
-    void (*rma_expose)(rx_tl_t *tl);
-    void (*fini)(rx_tl_t *tl);
 };
+
+/* Shared slots for operations a transport does not offer (src/tl/stub.c). */
+int rx_tl_get_unsupported(rx_tl_t *tl, int world_peer, void *local, size_t len,
+                          const rx_rkey_t *rkey, uint64_t offset);
+int rx_tl_put_unsupported(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                          const rx_rkey_t *rkey, uint64_t offset);
+int rx_tl_get_nb_unsupported(rx_tl_t *tl, int world_peer, void *local, size_t len,
+                             const rx_rkey_t *rkey, uint64_t offset, rx_tl_done_t done,
+                             void *arg);
+int rx_tl_put_nb_unsupported(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                             const rx_rkey_t *rkey, uint64_t offset);
+int rx_tl_getv_unsupported(rx_tl_t *tl, int world_peer, const struct iovec *local,
+                           size_t nlocal, const struct iovec *remote, size_t nremote,
+                           const rx_rkey_t *rkey);
+int rx_tl_atomic_unsupported(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
+                             const void *operand, const void *compare, void *fetched,
+                             const rx_rkey_t *rkey, uint64_t offset);
+/* Transports whose one-sided operations complete before they return. */
+int rx_tl_flush_complete(rx_tl_t *tl, int world_peer);
+/* Transports without a registration cache or a provider to keep polled. */
+void rx_tl_mem_release_none(rx_tl_t *tl, void *addr, size_t len);
+void rx_tl_rma_expose_none(rx_tl_t *tl);
+/* Transports with nothing to sleep on (RX_TL_CAP_WAKE unset). */
+void rx_tl_sleep_none(rx_tl_t *tl, int timeout_us);
+/* Registration for transports that reach memory by the owner's pid
+ * (cross-memory attach, or the process itself): no state to keep. */
+int rx_tl_mem_reg_pid(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey);
 
 /* Node-shared regions (src/tl/shm/region.c): memory the ranks of one node
  * map together. The creator makes the region and passes name to the others
@@ -192,7 +249,32 @@ int rx_region_fd_alloc(size_t size, int *fd, void **addr);
 int rx_region_fd_map(int owner_pid, int fd, size_t size, void **addr);
 void rx_region_fd_free(int fd, void *addr, size_t size);
 
-/* The transports, in order of preference per peer. */
+/* The transports (src/tl/registry.c): which exist, in which order each
+ * peer picks them, and which every rank creates. */
+typedef struct rx_tl_entry {
+    const char *name;
+    /* 1 when every rank creates this transport for the job (set-up fences
+     * are global, so the answer must be the same on every rank), 0 when
+     * none does; RX_ERR_* when the job needs it and it cannot be had. */
+    int (*wanted)(const rx_tl_job_t *job);
+    int (*create)(const rx_tl_job_t *job, rx_tl_t **out);
+    /* Per-peer preference: lower first. A function so that configuration
+     * (RDMX_OFI=all puts the network ahead of shared memory) can move it. */
+    int (*priority)(void);
+} rx_tl_entry_t;
+
+/* The registered transports; *n receives how many. */
+const rx_tl_entry_t *rx_tl_registry(int *n);
+/* Create the wanted transports and keep those that reach a peer, in
+ * per-peer preference order (tls[0..*ntl), at most max); on failure every
+ * transport created is released. */
+int rx_tl_open_all(const rx_tl_job_t *job, rx_tl_t **tls, int max, int *ntl);
+/* The first of tls[0..ntl) that reaches world_peer and has every
+ * capability in want and none in refuse; NULL when none does. */
+rx_tl_t *rx_tl_reaching(rx_tl_t *const *tls, int ntl, int world_peer, unsigned want,
+                        unsigned refuse);
+
+/* The transports' own create functions, in the registry only. */
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out);
 int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out);
 /* libfabric (src/tl/ofi/), built when libfabric is found (RDMX_HAVE_OFI). */

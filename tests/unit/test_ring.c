@@ -66,7 +66,7 @@ int main(void)
     }
     unsigned char buf[8192];
     rx_am_hdr_t big = {0};
-    if (tl->max_am_payload >= sizeof buf || tl->am_send(tl, 1, &big, buf, tl->max_am_payload + 1) != RX_ERR_INVAL) {
+    if (tl->max_am_payload >= sizeof buf || tl->ops->am_send(tl, 1, &big, buf, tl->max_am_payload + 1) != RX_ERR_INVAL) {
         printf("an oversized payload must be refused\n");
         return 1;
     }
@@ -79,9 +79,9 @@ int main(void)
         rx_am_hdr_t hdr = {.type = 1, .src = (int32_t)len, .tag = (int32_t)expect_n,
                            .cookie = expect_n * 3};
         int rc;
-        while ((rc = tl->am_send(tl, 1, &hdr, buf, len)) == RX_ERR_AGAIN) {
+        while ((rc = tl->ops->am_send(tl, 1, &hdr, buf, len)) == RX_ERR_AGAIN) {
             again++;
-            tl->progress(tl); /* drain to make room */
+            tl->ops->progress(tl); /* drain to make room */
         }
         if (rc != RX_OK) {
             printf("am_send failed: %d\n", rc);
@@ -89,17 +89,17 @@ int main(void)
         }
         expect_n++;
         if (next_rand() % 3 == 0)
-            tl->progress(tl);
+            tl->ops->progress(tl);
     }
     while (got_n < expect_n)
-        if (!tl->progress(tl))
+        if (!tl->ops->progress(tl))
             break;
     if (got_n != expect_n) {
         printf("received %zu of %zu messages\n", got_n, expect_n);
         failed++;
     }
     printf("ring: %zu messages, %zu full-ring retries, %zu failed\n", got_n, again, failed);
-    tl->fini(tl);
+    tl->ops->fini(tl);
     free(data);
     free(ctl);
     free(peer);

@@ -363,6 +363,42 @@ static void rx_ofi_fini(rx_tl_t *tl)
     rx_ofi_close(o);
 }
 
+/* Only the (op, type) pairs rx_ofi_atomic_query found and this transport
+ * advertises reach the provider. */
+static int rx_ofi_atomic_checked(rx_tl_t *tl, int world_peer, int op, int type, size_t count,
+                                 const void *operand, const void *compare, void *fetched,
+                                 const rx_rkey_t *rkey, uint64_t offset)
+{
+    if (!(tl->caps & RX_TL_CAP_ATOMIC) || op < 0 || op >= RX_TL_AMO_NOPS || type < 0 ||
+        type >= RX_TL_AMT_NTYPES || !(tl->amo_types[op] & (1u << type)))
+        return RX_ERR_UNSUPPORTED;
+    return rx_ofi_atomic(tl, world_peer, op, type, count, operand, compare, fetched, rkey,
+                         offset);
+}
+
+static void rx_ofi_sleep(rx_tl_t *tl, int timeout_us)
+{
+    (void)tl, (void)timeout_us; /* no doorbell: waits sleep in short slices (no RX_TL_CAP_WAKE) */
+}
+
+/* rma_expose starts the progress thread only where rx_ofi_open prepared it */
+static const rx_tl_ops_t rx_ofi_ops = {
+    .am_send = rx_ofi_am_send,
+    .progress = rx_ofi_progress,
+    .sleep = rx_ofi_sleep,
+    .mem_reg = rx_ofi_mem_reg,
+    .mem_release = rx_ofi_mem_release,
+    .get = rx_ofi_get,
+    .put = rx_ofi_put,
+    .get_nb = rx_ofi_get_nb,
+    .put_nb = rx_ofi_put_nb,
+    .getv = rx_tl_getv_unsupported,
+    .atomic = rx_ofi_atomic_checked,
+    .flush = rx_ofi_flush,
+    .rma_expose = rx_ofi_rma_expose,
+    .fini = rx_ofi_fini,
+};
+
 int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out)
 {
     rx_ofi_t *o = calloc(1, sizeof *o);
@@ -393,31 +429,22 @@ int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out)
         return rc;
     }
     rx_tl_t *tl = &o->tl;
+    tl->ops = &rx_ofi_ops;
     tl->name = "ofi";
     tl->caps = RX_TL_CAP_GET | RX_TL_CAP_PUT;
     tl->reaches = o->reach;
     tl->priv = o;
-    tl->am_send = rx_ofi_am_send;
-    tl->progress = rx_ofi_progress;
-    tl->mem_reg = rx_ofi_mem_reg;
-    tl->mem_release = rx_ofi_mem_release;
-    tl->get = rx_ofi_get;
-    tl->put = rx_ofi_put;
-    tl->get_nb = rx_ofi_get_nb;
-    tl->fini = rx_ofi_fini;
     int amo = 0;
     if (rx_config()->OFI_RMA) {
-        tl->put_nb = rx_ofi_put_nb;
-        tl->flush = rx_ofi_flush;
-        if (o->progress_thread)
-            tl->rma_expose = rx_ofi_rma_expose;
+        tl->caps |= RX_TL_CAP_NET_RMA;
         /* only atomics the target applies with CPU instructions (software
          * providers) mix safely with the node's own atomic instructions */
         if ((o->info->caps & FI_ATOMIC) && rx_ofi_prov_is_tcp(o->info->fabric_attr->prov_name) &&
             rx_ofi_atomic_query(o)) {
             tl->caps |= RX_TL_CAP_ATOMIC;
-            tl->atomic = rx_ofi_atomic;
             amo = 1;
+        } else {
+            memset(tl->amo_types, 0, sizeof tl->amo_types);
         }
     }
     rx_log_info("ofi: provider %s, domain %s, eager limit %zu, registration cache %d, "

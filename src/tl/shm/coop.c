@@ -90,7 +90,7 @@ int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint
     atomic_store_explicit(&c->next, (uint64_t)gen << 32, memory_order_release);
     rx_am_hdr_t hdr = {.type = RX_SHM_AM_COOP, .cookie = gen};
     /* if our ring to the sender is full it simply gets no help */
-    shm->tl.am_send(&shm->tl, world_peer, &hdr, NULL, 0);
+    shm->tl.ops->am_send(&shm->tl, world_peer, &hdr, NULL, 0);
 
     int err = 0;
     int64_t k;

@@ -7,7 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
                           const void *payload, size_t len)
@@ -83,15 +82,6 @@ static void rx_shm_sleep(rx_tl_t *tl, int timeout_us)
     rx_shm_doorbell_sleep((rx_shm_t *)tl, timeout_us);
 }
 
-static int rx_shm_mem_reg(rx_tl_t *tl, void *addr, size_t len, rx_rkey_t *rkey)
-{
-    (void)tl;
-    (void)len;
-    rkey->addr = (uint64_t)(uintptr_t)addr;
-    rkey->key = (uint64_t)getpid();
-    return RX_OK;
-}
-
 static void rx_shm_fini(rx_tl_t *tl)
 {
     rx_shm_t *shm = (rx_shm_t *)tl;
@@ -105,17 +95,59 @@ static void rx_shm_fini(rx_tl_t *tl)
     free(shm);
 }
 
+/* Single copy by cross-memory attach only where the node-wide probe
+ * passed (caps say so before anyone calls). */
+static int rx_shm_get(rx_tl_t *tl, int world_peer, void *local, size_t len,
+                      const rx_rkey_t *rkey, uint64_t offset)
+{
+    if (!((rx_shm_t *)tl)->cma)
+        return RX_ERR_UNSUPPORTED;
+    return rx_shm_cma_get(tl, world_peer, local, len, rkey, offset);
+}
+
+static int rx_shm_put(rx_tl_t *tl, int world_peer, const void *local, size_t len,
+                      const rx_rkey_t *rkey, uint64_t offset)
+{
+    if (!((rx_shm_t *)tl)->cma)
+        return RX_ERR_UNSUPPORTED;
+    return rx_shm_cma_put(tl, world_peer, local, len, rkey, offset);
+}
+
+static int rx_shm_getv(rx_tl_t *tl, int world_peer, const struct iovec *local, size_t nlocal,
+                       const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey)
+{
+    if (!((rx_shm_t *)tl)->cma)
+        return RX_ERR_UNSUPPORTED;
+    return rx_shm_cma_getv(tl, world_peer, local, nlocal, remote, nremote, rkey);
+}
+
+/* get / put complete before they return: nothing to flush, no nonblocking
+ * forms; atomics go through mapped memory or active messages above. */
+static const rx_tl_ops_t rx_shm_ops = {
+    .am_send = rx_shm_am_send,
+    .progress = rx_shm_progress,
+    .sleep = rx_shm_sleep,
+    .mem_reg = rx_tl_mem_reg_pid,
+    .mem_release = rx_tl_mem_release_none,
+    .get = rx_shm_get,
+    .put = rx_shm_put,
+    .get_nb = rx_tl_get_nb_unsupported,
+    .put_nb = rx_tl_put_nb_unsupported,
+    .getv = rx_shm_getv,
+    .atomic = rx_tl_atomic_unsupported,
+    .flush = rx_tl_flush_complete,
+    .rma_expose = rx_tl_rma_expose_none,
+    .fini = rx_shm_fini,
+};
+
 int rx_tl_shm_ops_for_test(rx_shm_t *shm, rx_tl_t **out)
 {
     rx_tl_t *tl = &shm->tl;
+    tl->ops = &rx_shm_ops;
     tl->name = "shm";
+    tl->caps = RX_TL_CAP_WAKE;
     tl->reaches = shm->reach;
     tl->priv = shm;
-    tl->am_send = rx_shm_am_send;
-    tl->progress = rx_shm_progress;
-    tl->sleep = rx_shm_sleep;
-    tl->mem_reg = rx_shm_mem_reg;
-    tl->fini = rx_shm_fini;
     tl->max_am_payload = shm->ring_size / 4 - sizeof(rx_shm_rec_t);
     tl->eager_limit = tl->max_am_payload;
     *out = tl;
@@ -147,7 +179,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     if (rc == RX_OK)
         rc = rx_shm_cma_probe(shm, job);
     if (rc != RX_OK) {
-        rx_shm_fini(tl);
+        tl->ops->fini(tl);
         return rc;
     }
     /* a record must fit in a quarter ring so several are in flight */
@@ -159,12 +191,8 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     long long cmin = rx_config()->SHM_COOP_MIN, cch = rx_config()->SHM_COOP_CHUNK;
     shm->coop_min = cmin <= 0 ? SIZE_MAX : (size_t)cmin;
     shm->coop_chunk = cch < 4096 ? 4096 : (size_t)cch;
-    if (shm->cma) {
-        tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT;
-        tl->get = rx_shm_cma_get;
-        tl->put = rx_shm_cma_put;
-        tl->getv = rx_shm_cma_getv;
-    }
+    if (shm->cma)
+        tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT | RX_TL_CAP_GETV | RX_TL_CAP_ANY_MEMORY;
     *out = tl;
     return RX_OK;
 }

@@ -5,11 +5,9 @@
  * Start / Startall re-arm the request and hand it to the p2p layer. Wait and
  * Test (wait.c) leave a completed persistent request allocated and inactive;
  * MPI_Request_free releases it. */
-#include "mpi_impl.h"
+#include "persist_impl.h"
 
 #include <stdlib.h>
-
-enum { RX_PMODE_STD, RX_PMODE_SYNC, RX_PMODE_READY, RX_PMODE_BUFFERED };
 
 static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
                            MPI_Comm comm, MPI_Request *request, int kind, int mode,
@@ -122,6 +120,8 @@ static int rx_start_one(MPI_Request h, const char *fn)
     if (r->persistent_active)
         return rx_mpi_err(r->comm, MPI_ERR_REQUEST, fn, "request is already active");
     rx_persist_rearm(r);
+    if (r->p_mode == RX_PMODE_COLL)
+        return rx_pcoll_start(r);
     rx_comm_t *c = r->comm;
     if (r->peer == MPI_PROC_NULL) {
         r->st_source = MPI_PROC_NULL;

@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: MIT
+ * Persistent collectives (MPI-4.0 §6.13): MPI_Barrier_init ...
+ * MPI_Neighbor_alltoallw_init. The init call checks the arguments and keeps
+ * them in a persistent request (kind RX_REQ_PSEND, mode RX_PMODE_COLL, so
+ * that Wait / Test / Request_free treat it as every persistent request);
+ * MPI_Start runs the collective's nonblocking form with them, and a progress
+ * hook completes the persistent request when that operation has. Starting
+ * through the nonblocking entry points keeps one implementation of every
+ * collective, intercommunicators included, and the collective layer's
+ * schedule cache turns each start after the first into a lookup.
+ *
+ * The standard forbids changing the count, displacement and datatype arrays
+ * while the request lives, so they are kept by address. The communicator and
+ * the single datatypes are held: the program may free them after the init
+ * call, and starts still find them. */
+#include "coll_impl.h"
+#include "info_impl.h"
+#include "persist_impl.h"
+
+#include <stdlib.h>
+
+enum rx_pcoll_kind {
+    PC_BARRIER, PC_BCAST, PC_GATHER, PC_GATHERV, PC_SCATTER, PC_SCATTERV, PC_ALLGATHER,
+    PC_ALLGATHERV, PC_ALLTOALL, PC_ALLTOALLV, PC_ALLTOALLW, PC_REDUCE, PC_ALLREDUCE,
+    PC_REDUCE_SCATTER, PC_REDUCE_SCATTER_BLOCK, PC_SCAN, PC_EXSCAN, PC_NB_ALLGATHER,
+    PC_NB_ALLGATHERV, PC_NB_ALLTOALL, PC_NB_ALLTOALLV, PC_NB_ALLTOALLW,
+};
+
+typedef struct rx_pcoll {
+    struct rx_pcoll *next;
+    int req_id;               /* the persistent request (rx_req_lookup fails once released) */
+    int kind;
+    MPI_Request running;      /* the started nonblocking collective, or MPI_REQUEST_NULL */
+    MPI_Comm comm;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount, root;
+    MPI_Datatype stype, rtype;
+    MPI_Op op;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Aint *sdispls_a, *rdispls_a;
+    const MPI_Datatype *stypes, *rtypes;
+} rx_pcoll_t;
+
+static rx_pcoll_t *rx_pcolls;
+
+/* A derived datatype stays usable by handle while a request holds it, as
+ * MPI_Type_get_contents' results do (dtype.c). */
+static void rx_pcoll_hold_type(MPI_Datatype h)
+{
+    rx_dtype_t *t = rx_dtype_get_held(h);
+    if (!t || t->predefined)
+        return;
+    if (t->handles++ == 0)
+        rx_htab_revive(&rx_dtype_table, t->index);
+    rx_dtype_ref(t);
+}
+
+static void rx_pcoll_drop_type(MPI_Datatype h)
+{
+    rx_dtype_t *t = rx_dtype_get_held(h);
+    if (!t || t->predefined)
+        return;
+    if (--t->handles <= 0 && t->refcount > 1)
+        rx_htab_retire(&rx_dtype_table, t->index);
+    rx_dtype_unref(t);
+}
+
+static void rx_pcoll_destroy(rx_pcoll_t *p)
+{
+    rx_pcoll_drop_type(p->stype);
+    rx_pcoll_drop_type(p->rtype);
+    free(p);
+}
+
+/* Run the nonblocking form of p's collective. */
+static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
+{
+    switch (p->kind) {
+    case PC_BARRIER: return PMPI_Ibarrier(p->comm, q);
+    case PC_BCAST: return PMPI_Ibcast(p->rbuf, p->rcount, p->rtype, p->root, p->comm, q);
+    case PC_GATHER:
+        return PMPI_Igather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
+                            p->comm, q);
+    case PC_GATHERV:
+        return PMPI_Igatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
+                             p->rtype, p->root, p->comm, q);
+    case PC_SCATTER:
+        return PMPI_Iscatter(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
+                             p->comm, q);
+    case PC_SCATTERV:
+        return PMPI_Iscatterv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcount,
+                              p->rtype, p->root, p->comm, q);
+    case PC_ALLGATHER:
+        return PMPI_Iallgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+                               p->comm, q);
+    case PC_ALLGATHERV:
+        return PMPI_Iallgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
+                                p->rtype, p->comm, q);
+    case PC_ALLTOALL:
+        return PMPI_Ialltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+                              p->comm, q);
+    case PC_ALLTOALLV:
+        return PMPI_Ialltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcounts,
+                               p->rdispls, p->rtype, p->comm, q);
+    case PC_ALLTOALLW:
+        return PMPI_Ialltoallw(p->sbuf, p->scounts, p->sdispls, p->stypes, p->rbuf, p->rcounts,
+                               p->rdispls, p->rtypes, p->comm, q);
+    case PC_REDUCE:
+        return PMPI_Ireduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm, q);
+    case PC_ALLREDUCE:
+        return PMPI_Iallreduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+    case PC_REDUCE_SCATTER:
+        return PMPI_Ireduce_scatter(p->sbuf, p->rbuf, p->rcounts, p->rtype, p->op, p->comm, q);
+    case PC_REDUCE_SCATTER_BLOCK:
+        return PMPI_Ireduce_scatter_block(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm,
+                                          q);
+    case PC_SCAN: return PMPI_Iscan(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+    case PC_EXSCAN: return PMPI_Iexscan(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+    case PC_NB_ALLGATHER:
+        return PMPI_Ineighbor_allgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
+                                        p->rtype, p->comm, q);
+    case PC_NB_ALLGATHERV:
+        return PMPI_Ineighbor_allgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts,
+                                         p->rdispls, p->rtype, p->comm, q);
+    case PC_NB_ALLTOALL:
+        return PMPI_Ineighbor_alltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
+                                       p->rtype, p->comm, q);
+    case PC_NB_ALLTOALLV:
+        return PMPI_Ineighbor_alltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
+                                        p->rcounts, p->rdispls, p->rtype, p->comm, q);
+    default:
+        return PMPI_Ineighbor_alltoallw(p->sbuf, p->scounts, p->sdispls_a, p->stypes, p->rbuf,
+                                        p->rcounts, p->rdispls_a, p->rtypes, p->comm, q);
+    }
+}
+
+/* Completes persistent requests whose operation is done, and lets go of
+ * those the program released (MPI_Request_free) while they were inactive. */
+static int rx_pcoll_progress(void)
+{
+    int n = 0;
+    for (rx_pcoll_t **pp = &rx_pcolls; *pp;) {
+        rx_pcoll_t *p = *pp;
+        rx_req_t *r = rx_req_lookup(p->req_id);
+        rx_req_t *run = p->running == MPI_REQUEST_NULL
+                            ? NULL : rx_req_lookup(RX_HANDLE_INDEX(p->running));
+        if (run && run->complete) {
+            MPI_Status st;
+            int err = rx_mpi_req_finish(&p->running, run, &st);
+            p->running = MPI_REQUEST_NULL;
+            run = NULL;
+            if (r) {
+                r->st_error = err;
+                if (r->user_freed) { /* freed while active: it goes now */
+                    rx_req_release(r);
+                    r = NULL;
+                } else {
+                    rx_req_complete(r);
+                }
+            }
+            n++;
+        }
+        if (!r && !run) {
+            *pp = p->next;
+            rx_pcoll_destroy(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+    return n;
+}
+
+int rx_pcoll_start(rx_req_t *r)
+{
+    rx_pcoll_t *p = (rx_pcoll_t *)r->coll;
+    rx_comm_t *c = r->comm;
+    r->st_source = MPI_ANY_SOURCE;
+    r->st_tag = MPI_ANY_TAG;
+    /* A communicator the program freed after the init call is still held by
+     * the request; its handle is accepted for this start. */
+    int freed = c->freed;
+    c->freed = 0;
+    int rc = rx_pcoll_issue(p, &p->running);
+    c->freed = freed;
+    if (rc != MPI_SUCCESS) {
+        p->running = MPI_REQUEST_NULL;
+        r->st_error = rc;
+        r->complete = 1;
+        return rc; /* reported by the nonblocking call, in its own name */
+    }
+    return MPI_SUCCESS;
+}
+
+/* Checks shared by every init call, then the request. */
+static int rx_pcoll_new(rx_pcoll_t *proto, MPI_Info info, MPI_Request *request, const char *fn)
+{
+    RX_GET_COMM(c, proto->comm, fn);
+    rx_info_t *unused;
+    int rc = rx_info_arg(c, info, &unused, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
+    rx_pcoll_t *p = malloc(sizeof *p);
+    rx_req_t *r = p && rx_progress_hook_add(rx_pcoll_progress) == 0 ? rx_req_alloc(RX_REQ_PSEND)
+                                                                     : NULL;
+    if (!r) {
+        free(p);
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
+    }
+    *p = *proto;
+    p->running = MPI_REQUEST_NULL;
+    p->req_id = r->index;
+    rx_req_hold_comm(r, c); /* for the request's whole life */
+    r->ctx = c->ctx;
+    r->p_mode = RX_PMODE_COLL;
+    r->coll = p;
+    rx_pcoll_hold_type(p->stype);
+    rx_pcoll_hold_type(p->rtype);
+    p->next = rx_pcolls;
+    rx_pcolls = p;
+    *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    return MPI_SUCCESS;
+}
+
+/* Argument checks: what can be judged before any data moves (the buffers
+ * and arrays are checked again by the nonblocking call at each start). */
+static int rx_pcoll_side(rx_comm_t *c, int count, MPI_Datatype dt, const char *fn)
+{
+    RX_CHECK_COUNT(c, count, fn);
+    RX_GET_DTYPE(d, c, dt, fn);
+    (void)d;
+    return MPI_SUCCESS;
+}
+
+static int rx_pcoll_rooted(rx_comm_t *c, int root, const char *fn)
+{
+    if (c->remote)
+        return root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->remote->size)
+                   ? MPI_SUCCESS
+                   : rx_mpi_err(c, MPI_ERR_ROOT, fn, "invalid root %d (remote group has %d ranks)",
+                                root, c->remote->size);
+    return rx_coll_check_root(c, root, fn);
+}
+
+static int rx_pcoll_reduction(rx_comm_t *c, int count, MPI_Datatype dt, MPI_Op op,
+                              const char *fn)
+{
+    RX_CHECK_COUNT(c, count, fn);
+    RX_GET_DTYPE(d, c, dt, fn);
+    rx_opobj_t *o;
+    return rx_coll_check_op(c, op, d, &o, fn);
+}
+
+#define RX_PC_BEGIN(fn, comm_)                  \
+    RX_CHECK_INIT(fn);                          \
+    RX_GET_COMM(c, comm_, fn);                  \
+    int rc = MPI_SUCCESS;                       \
+    rx_pcoll_t p = {.comm = (comm_), .stype = MPI_DATATYPE_NULL, .rtype = MPI_DATATYPE_NULL}
+
+#define RX_PC_END(fn) \
+    return rc != MPI_SUCCESS ? rc : rx_pcoll_new(&p, info, request, fn)
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    RX_PC_BEGIN("MPI_Barrier_init", comm);
+    (void)c;
+    p.kind = PC_BARRIER;
+    RX_PC_END("MPI_Barrier_init");
+}
+RX_ALIAS(Barrier_init)
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    const char *fn = "MPI_Bcast_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_side(c, count, datatype, fn);
+    if (rc == MPI_SUCCESS)
+        rc = rx_pcoll_rooted(c, root, fn);
+    p.kind = PC_BCAST;
+    p.rbuf = buffer;
+    p.rcount = count;
+    p.rtype = datatype;
+    p.root = root;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Bcast_init)
+
+/* The sides of a data movement a rank supplies: both for the collectives
+ * without a root; by role for rooted ones (on an intercommunicator the root
+ * side, the other group, or none for MPI_PROC_NULL). */
+enum { RX_SIDE_SEND = 1, RX_SIDE_RECV = 2 };
+#define RX_NO_ROOT (-100) /* a collective without a root: every side matters */
+
+static int rx_pcoll_roles(rx_comm_t *c, int root, int gather)
+{
+    int root_side = gather ? RX_SIDE_RECV : RX_SIDE_SEND;
+    int leaf_side = gather ? RX_SIDE_SEND : RX_SIDE_RECV;
+    if (c->remote)
+        return root == MPI_PROC_NULL ? 0 : root == MPI_ROOT ? root_side : leaf_side;
+    return root == c->rank ? RX_SIDE_SEND | RX_SIDE_RECV : leaf_side;
+}
+
+/* Counts and datatypes of the sides the rank supplies (a count of 0 stands
+ * for the side given by arrays, checked at each start); MPI_IN_PLACE skips
+ * the side it replaces. */
+static int rx_pcoll_two_sides(rx_comm_t *c, const void *sbuf, int scount, MPI_Datatype stype,
+                              const void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                              int gather, const char *fn)
+{
+    int roles = RX_SIDE_SEND | RX_SIDE_RECV;
+    if (root != RX_NO_ROOT) {
+        int rc = rx_pcoll_rooted(c, root, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        roles = rx_pcoll_roles(c, root, gather);
+    }
+    int rc = MPI_SUCCESS;
+    if ((roles & RX_SIDE_SEND) && sbuf != MPI_IN_PLACE)
+        rc = rx_pcoll_side(c, scount, stype, fn);
+    if (rc == MPI_SUCCESS && (roles & RX_SIDE_RECV) && rbuf != MPI_IN_PLACE)
+        rc = rx_pcoll_side(c, rcount, rtype, fn);
+    return rc;
+}
+
+#define RX_PC_MOVE(k)                                                        \
+    p.kind = (k);                                                            \
+    p.sbuf = sendbuf;                                                        \
+    p.rbuf = recvbuf;                                                        \
+    p.stype = sendtype;                                                      \
+    p.rtype = recvtype
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    const char *fn = "MPI_Gather_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            1, fn);
+    RX_PC_MOVE(PC_GATHER);
+    p.scount = sendcount;
+    p.rcount = recvcount;
+    p.root = root;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Gather_init)
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    const char *fn = "MPI_Gatherv_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, root, 1, fn);
+    RX_PC_MOVE(PC_GATHERV);
+    p.scount = sendcount;
+    p.rcounts = recvcounts;
+    p.rdispls = displs;
+    p.root = root;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Gatherv_init)
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    const char *fn = "MPI_Scatter_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            0, fn);
+    RX_PC_MOVE(PC_SCATTER);
+    p.scount = sendcount;
+    p.rcount = recvcount;
+    p.root = root;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Scatter_init)
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    const char *fn = "MPI_Scatterv_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, root, 0, fn);
+    RX_PC_MOVE(PC_SCATTERV);
+    p.scounts = sendcounts;
+    p.sdispls = displs;
+    p.rcount = recvcount;
+    p.root = root;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Scatterv_init)
+
+/* Allgather, alltoall and the neighbourhood forms with one count a side. */
+static int rx_pcoll_flat(int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request, const char *fn)
+{
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                            RX_NO_ROOT, 1, fn);
+    RX_PC_MOVE(kind);
+    p.scount = sendcount;
+    p.rcount = recvcount;
+    RX_PC_END(fn);
+}
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_flat(PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, info, request, "MPI_Allgather_init");
+}
+RX_ALIAS(Allgather_init)
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return rx_pcoll_flat(PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, info, request, "MPI_Alltoall_init");
+}
+RX_ALIAS(Alltoall_init)
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_flat(PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, info, request, "MPI_Neighbor_allgather_init");
+}
+RX_ALIAS(Neighbor_allgather_init)
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_flat(PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, info, request, "MPI_Neighbor_alltoall_init");
+}
+RX_ALIAS(Neighbor_alltoall_init)
+
+/* Allgatherv and its neighbourhood form: one send count, receive arrays. */
+static int rx_pcoll_gatherv_all(int kind, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request, const char *fn)
+{
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, RX_NO_ROOT,
+                            1, fn);
+    RX_PC_MOVE(kind);
+    p.scount = sendcount;
+    p.rcounts = recvcounts;
+    p.rdispls = displs;
+    RX_PC_END(fn);
+}
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    return rx_pcoll_gatherv_all(PC_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                displs, recvtype, comm, info, request, "MPI_Allgatherv_init");
+}
+RX_ALIAS(Allgatherv_init)
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    return rx_pcoll_gatherv_all(PC_NB_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf,
+                                recvcounts, displs, recvtype, comm, info, request,
+                                "MPI_Neighbor_allgatherv_init");
+}
+RX_ALIAS(Neighbor_allgatherv_init)
+
+/* Alltoallv and its neighbourhood form. */
+static int rx_pcoll_alltoallv(int kind, const void *sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request, const char *fn)
+{
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_two_sides(c, sendbuf, 0, sendtype, recvbuf, 0, recvtype, RX_NO_ROOT, 1, fn);
+    RX_PC_MOVE(kind);
+    p.scounts = sendcounts;
+    p.sdispls = sdispls;
+    p.rcounts = recvcounts;
+    p.rdispls = rdispls;
+    RX_PC_END(fn);
+}
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_alltoallv(PC_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                              recvcounts, rdispls, recvtype, comm, info, request,
+                              "MPI_Alltoallv_init");
+}
+RX_ALIAS(Alltoallv_init)
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    return rx_pcoll_alltoallv(PC_NB_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                              recvcounts, rdispls, recvtype, comm, info, request,
+                              "MPI_Neighbor_alltoallv_init");
+}
+RX_ALIAS(Neighbor_alltoallv_init)
+
+/* The w forms: per-peer datatypes, checked by the nonblocking call at
+ * each start (their number depends on the group or the topology). */
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    RX_PC_BEGIN("MPI_Alltoallw_init", comm);
+    (void)c;
+    p.kind = PC_ALLTOALLW;
+    p.sbuf = sendbuf;
+    p.rbuf = recvbuf;
+    p.scounts = sendcounts;
+    p.sdispls = sdispls;
+    p.stypes = sendtypes;
+    p.rcounts = recvcounts;
+    p.rdispls = rdispls;
+    p.rtypes = recvtypes;
+    RX_PC_END("MPI_Alltoallw_init");
+}
+RX_ALIAS(Alltoallw_init)
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    RX_PC_BEGIN("MPI_Neighbor_alltoallw_init", comm);
+    (void)c;
+    p.kind = PC_NB_ALLTOALLW;
+    p.sbuf = sendbuf;
+    p.rbuf = recvbuf;
+    p.scounts = sendcounts;
+    p.sdispls_a = sdispls;
+    p.stypes = sendtypes;
+    p.rcounts = recvcounts;
+    p.rdispls_a = rdispls;
+    p.rtypes = recvtypes;
+    RX_PC_END("MPI_Neighbor_alltoallw_init");
+}
+RX_ALIAS(Neighbor_alltoallw_init)
+
+/* Reductions with one count (reduce, allreduce, scans, reduce_scatter_block). */
+static int rx_pcoll_reduce(int kind, const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request, const char *fn)
+{
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_reduction(c, count, datatype, op, fn);
+    if (rc == MPI_SUCCESS && kind == PC_REDUCE)
+        rc = rx_pcoll_rooted(c, root, fn);
+    p.kind = kind;
+    p.sbuf = sendbuf;
+    p.rbuf = recvbuf;
+    p.rcount = count;
+    p.rtype = datatype;
+    p.op = op;
+    p.root = root;
+    RX_PC_END(fn);
+}
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_reduce(PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                           request, "MPI_Reduce_init");
+}
+RX_ALIAS(Reduce_init)
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_reduce(PC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
+                           request, "MPI_Allreduce_init");
+}
+RX_ALIAS(Allreduce_init)
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_reduce(PC_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0,
+                           comm, info, request, "MPI_Reduce_scatter_block_init");
+}
+RX_ALIAS(Reduce_scatter_block_init)
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_reduce(PC_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
+                           request, "MPI_Scan_init");
+}
+RX_ALIAS(Scan_init)
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return rx_pcoll_reduce(PC_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
+                           request, "MPI_Exscan_init");
+}
+RX_ALIAS(Exscan_init)
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    const char *fn = "MPI_Reduce_scatter_init";
+    RX_PC_BEGIN(fn, comm);
+    rc = rx_pcoll_reduction(c, 0, datatype, op, fn);
+    p.kind = PC_REDUCE_SCATTER;
+    p.sbuf = sendbuf;
+    p.rbuf = recvbuf;
+    p.rcounts = recvcounts;
+    p.rtype = datatype;
+    p.op = op;
+    RX_PC_END(fn);
+}
+RX_ALIAS(Reduce_scatter_init)

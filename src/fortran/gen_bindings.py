@@ -1,0 +1,640 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generate rdmx's Fortran bindings from include/mpi.h.
+
+Every RX_MPI_API(ret, Name, (args)) prototype is read; each C argument gets a
+Fortran meaning from its C type and name (ARG_RULES below, then the per-call
+table OVERRIDES). From that one description come:
+  fort_gen.c   the Fortran-callable C functions: mpi_x_ / pmpi_x_ (mpif.h and
+               use mpi, arguments by reference, hidden string lengths), their
+               _f08_ aliases, and mpi_x_cdesc / pmpi_x_cdesc for calls with
+               choice buffers (a CFI descriptor per buffer: use mpi, mpi_f08)
+  mpif.h       constants, sentinels and function types for Fortran 77
+  mpi.f90      module mpi: the same with explicit interfaces
+  mpi_f08.f90  module mpi_f08: handle types, TYPE(MPI_Status), optional ierror
+A call whose arguments cannot be expressed is left out and named in the
+output of --list-skipped; tests/fortran/coverage checks that list against
+SKIPPED so that a new C function gets a binding or a reason.
+
+usage: gen_bindings.py MPI_H OUTDIR | --list-skipped MPI_H | --check MPI_H
+  --check fails when a call is left out for a reason SKIPPED does not give
+"""
+import os
+import re
+import sys
+
+HANDLES = ['Comm', 'Group', 'Datatype', 'Op', 'Request', 'Errhandler', 'Info', 'Win', 'Message']
+# C-only calls (the standard gives them no Fortran binding) and calls whose
+# callbacks need per-object trampolines, which the bindings do not provide.
+SKIPPED = {
+    'Status_c2f': 'C only', 'Status_f2c': 'C only', 'Status_c2f08': 'C only',
+    'Status_f082c': 'C only', 'Status_f2f08': 'C only', 'Status_f082f': 'C only',
+    'Comm_create_keyval': 'copy/delete callbacks', 'Type_create_keyval': 'copy/delete callbacks',
+    'Win_create_keyval': 'copy/delete callbacks', 'Keyval_create': 'copy/delete callbacks',
+    'Grequest_start': 'generalized request callbacks',
+}
+# Callback types a Fortran procedure can be passed as directly: the C library
+# calls them with every argument by address, as Fortran expects.
+DIRECT_PROCS = {'MPI_User_function': 'MPI_User_function',
+                'MPI_Comm_errhandler_function': 'MPI_Comm_errhandler_function',
+                'MPI_Win_errhandler_function': 'MPI_Win_errhandler_function'}
+LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted', 'periods', 'remain_dims'}
+BUFFER_NAMES = {'buf', 'sendbuf', 'recvbuf', 'buffer', 'inbuf', 'outbuf', 'inoutbuf',
+                'origin_addr', 'result_addr', 'compare_addr', 'location', 'base'}
+WEIGHT_NAMES = {'sourceweights', 'destweights', 'weights'}
+# Per-call exceptions: (call, argument) -> kind, or call -> {extra settings}.
+OVERRIDES = {
+    ('Init', 'argc'): 'drop:NULL', ('Init', 'argv'): 'drop:NULL',
+    ('Init_thread', 'argc'): 'drop:NULL', ('Init_thread', 'argv'): 'drop:NULL',
+    ('Info_create_env', 'argc'): 'drop:0', ('Info_create_env', 'argv'): 'drop:NULL',
+    ('Status_set_elements', 'status'): 'status_inout',
+    ('Status_set_elements_x', 'status'): 'status_inout',
+    ('Status_set_cancelled', 'status'): 'status_inout',
+    ('Status_set_cancelled', 'flag'): 'logical',
+    ('Buffer_detach', 'buffer_addr'): 'addr_out',
+    ('Alloc_mem', 'baseptr'): 'addr_out', ('Win_allocate', 'baseptr'): 'addr_out',
+    ('Win_allocate_shared', 'baseptr'): 'addr_out', ('Win_shared_query', 'baseptr'): 'addr_out',
+    ('Attr_put', 'attribute_val'): 'attr_in_int', ('Attr_get', 'attribute_val'): 'attr_out_int',
+}
+# the number of statuses an array_of_statuses holds: (count argument, is it an outcount)
+STATUS_COUNTS = {'Waitall': 'count', 'Testall': 'count', 'Waitsome': '*outcount',
+                 'Testsome': '*outcount'}
+
+
+class Arg:
+    def __init__(self, ctype, name, ptr, array, const):
+        self.ctype, self.name, self.ptr, self.array, self.const = ctype, name, ptr, array, const
+        self.kind = None
+        self.count = self.dtype = None  # a buffer's count and datatype arguments
+
+
+class Func:
+    def __init__(self, ret, name, args):
+        self.ret, self.name, self.args = ret, name, args
+        self.skip = None
+
+    def fargs(self):
+        return [a for a in self.args if not a.kind.startswith('drop')]
+
+    def has_buffers(self):
+        return any(a.kind.startswith('buf') for a in self.args)
+
+
+def parse_header(text):
+    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    funcs = []
+    for m in re.finditer(r'RX_MPI_API\(\s*([\w\s\*]+?)\s*,\s*(\w+)\s*,\s*\(', text):
+        if m.group(2) == 'name':  # the macro's own definition
+            continue
+        i, depth = m.end(), 1
+        while depth:
+            depth += {'(': 1, ')': -1}.get(text[i], 0)
+            i += 1
+        params = ' '.join(text[m.end():i - 1].split())
+        args = []
+        if params != 'void':
+            for p in params.split(','):
+                p = p.strip()
+                if p == '...':
+                    continue
+                array = '[' in p
+                dims = re.findall(r'\[(\d*)\]', p)
+                p = re.sub(r'\[\d*\]', '', p)
+                const = bool(re.match(r'const\b', p))
+                p = re.sub(r'\bconst\b', '', p)
+                ptr = p.count('*')
+                toks = p.replace('*', ' ').split()
+                a = Arg(' '.join(toks[:-1]), toks[-1], ptr, array, const)
+                a.inner = [d for d in dims if d]
+                args.append(a)
+        funcs.append(Func(' '.join(m.group(1).split()), m.group(2), args))
+    return funcs
+
+
+def classify(f):
+    """Give every argument of f a kind, or set f.skip."""
+    if f.name in SKIPPED:
+        f.skip = SKIPPED[f.name]
+        return
+    if f.name.endswith(('_c2f', '_f2c')):
+        f.skip = 'C only'
+        return
+    for a in f.args:
+        t, n = a.ctype, a.name
+        ref = a.ptr or a.array
+        a.kind = OVERRIDES.get((re.sub(r'_c$', '', f.name), n))  # large-count forms too
+        if a.kind:
+            continue
+        if t == 'void' and a.ptr == 1 and n in BUFFER_NAMES:
+            a.kind = 'buf_in' if a.const else 'buf'
+        elif t == 'void' and n == 'attribute_val':
+            a.kind = 'attr_out' if 'get' in f.name.lower() else 'attr_in'
+        elif t in ('MPI_' + h for h in HANDLES):
+            a.kind = ('handle_array' if a.array else 'handle_ref') if ref else 'handle'
+        elif t in ('int', 'MPI_Aint', 'MPI_Count', 'MPI_Offset') and a.ptr <= 1:
+            base = 'logical' if n in LOGICAL_NAMES and t == 'int' else \
+                {'int': 'int', 'MPI_Aint': 'aint', 'MPI_Count': 'count', 'MPI_Offset': 'offset'}[t]
+            if n in WEIGHT_NAMES and a.const:
+                a.kind = 'weights'
+            elif a.array:
+                a.kind = base + '_array'
+            elif a.ptr:
+                a.kind = base + '_ref'
+            else:
+                a.kind = base
+        elif t == 'char' and a.ptr + a.array == 1:
+            a.kind = 'str_in' if a.const else 'str_out'
+        elif t == 'MPI_Status' and a.ptr == 1:
+            a.kind = 'statuses' if n == 'array_of_statuses' else \
+                ('status_in' if a.const else 'status')
+        elif t in DIRECT_PROCS and a.ptr == 1:
+            a.kind = 'proc'
+        else:
+            f.skip = 'argument %s %s has no Fortran form' % (t + '*' * a.ptr, n)
+            return
+    if f.ret not in ('int', 'double', 'MPI_Aint'):
+        f.skip = 'returns ' + f.ret
+        return
+    names = {a.name: a for a in f.args}
+    has_types = any(a.ctype == 'MPI_Datatype' for a in f.args)
+    has_counts = any(a.kind in ('int', 'count') and 'count' in a.name for a in f.args)
+    for a in f.args:
+        if not a.kind.startswith('buf'):
+            continue
+        # a buffer's elements are given by a count and a datatype of its own
+        # (sendbuf: sendcount, sendtype), or of the call (count, datatype)
+        prefix = re.sub(r'(_addr|buf|buffer)$', '', a.name)
+        a.count = next((c for c in (prefix + 'count', prefix + '_count', 'count')
+                        if c in names and names[c].kind in ('int', 'count')), None)
+        a.dtype = next((d for d in (prefix + 'type', prefix + '_datatype', 'datatype')
+                        if d in names and names[d].kind == 'handle'), None)
+        if a.count and a.dtype:
+            a.mode = 'RX_F_DESCRIBED'
+        elif has_types:
+            a.mode = 'RX_F_CONTIG'  # counts in arrays, sizes in bytes: contiguous only
+        else:
+            a.mode = 'RX_F_ADDRESS'  # Get_address, Win_create: the first element's address
+        if not has_counts and a.dtype:
+            a.mode = 'RX_F_CONTIG'  # one element of datatype: Fetch_and_op
+    # a count and datatype shared by two buffers (Reduce: sendbuf, recvbuf) cannot
+    # be replaced by one derived datatype for each: they must be contiguous
+    for a in f.args:
+        if getattr(a, 'mode', None) == 'RX_F_DESCRIBED' and \
+                sum(1 for b in f.args if b.dtype == a.dtype and b.count == a.count) > 1:
+            a.mode = 'RX_F_SHARED'
+
+
+# ---------------------------------------------------------------- C layer
+
+CTYPE = {'int': 'MPI_Fint', 'logical': 'MPI_Fint', 'aint': 'MPI_Aint', 'count': 'MPI_Count',
+         'offset': 'MPI_Offset'}
+
+
+def c_param(f, a, cdesc):
+    k = a.kind
+    if k.startswith('buf') or (k.startswith('str') and cdesc):
+        return ('CFI_cdesc_t *' if cdesc else ('const void *' if k == 'buf_in' else 'void *')) + a.name
+    if k.startswith('str'):
+        return ('const char *' if k == 'str_in' else 'char *') + a.name
+    if k.startswith('status') or k == 'statuses':
+        return 'MPI_Fint *' + a.name
+    if k == 'proc':
+        return 'void (*%s)(void)' % a.name
+    if k == 'addr_out':
+        return 'void *' + a.name
+    if k in ('attr_in', 'attr_out'):
+        return 'MPI_Aint *' + a.name
+    if k in ('attr_in_int', 'attr_out_int', 'weights'):
+        return 'MPI_Fint *' + a.name
+    base = k.split('_')[0]
+    return '%s *%s' % (CTYPE.get(base, 'MPI_Fint'), a.name)
+
+
+def c_wrapper(f, prefix, cdesc):
+    """One Fortran-callable C function: prefix is mpi or pmpi."""
+    cname = ('MPI_' if prefix == 'mpi' else 'PMPI_') + f.name
+    sym = prefix + '_' + f.name.lower() + ('_cdesc' if cdesc else '_')
+    params = [c_param(f, a, cdesc) for a in f.fargs()]
+    if f.ret == 'int':
+        params.append('MPI_Fint *ierror')
+    if not cdesc:
+        params += ['size_t %s_len' % a.name for a in f.fargs() if a.kind.startswith('str')]
+    rtype = {'int': 'void', 'double': 'double', 'MPI_Aint': 'MPI_Aint'}[f.ret]
+    pre, call, post, cleanup = [], [], [], []
+    for a in f.args:
+        k, n = a.kind, a.name
+        if k.startswith('drop'):
+            call.append(k.split(':')[1])
+        elif k in ('int', 'logical', 'aint', 'count', 'offset', 'handle'):
+            owner = [b for b in f.args if getattr(b, 'mode', '') == 'RX_F_DESCRIBED' and
+                     n in (b.count, b.dtype)] if cdesc else []
+            if owner:  # a non-contiguous buffer brings its own count and datatype
+                call.append('b_%s.%s' % (owner[0].name, 'count' if n == owner[0].count else 'type'))
+            else:
+                call.append('*' + n)
+        elif a.inner:  # int ranges[][3]
+            call.append('(%s (*)%s)%s' % (a.ctype, ''.join('[%s]' % d for d in a.inner), n))
+        elif k.endswith('_ref') or k.endswith('_array') or k in ('handle_array', 'addr_out'):
+            call.append(n)
+        elif k == 'weights':
+            call.append('rx_f_weights(%s)' % n)
+        elif k.startswith('buf'):
+            if cdesc:
+                cnt = '*' + a.count if a.mode == 'RX_F_DESCRIBED' else '0'
+                dt = '*' + a.dtype if a.mode == 'RX_F_DESCRIBED' else 'MPI_DATATYPE_NULL'
+                pre.append('rx_f_buf_t b_%s;' % n)
+                pre.append('int rc_%s = rx_f_cdesc_buf(%s, %s, %s, %s, "MPI_%s", &b_%s);'
+                           % (n, n, cnt, dt, a.mode, f.name, n))
+                pre.append('if (rc_%s) { rc = rc_%s; goto out_%s; }' % (n, n, n))
+                cleanup.insert(0, 'out_%s: rx_f_buf_done(&b_%s);' % (n, n))
+                call.append('b_%s.addr' % n)
+            else:
+                call.append('rx_f_addr(%s)' % n)
+        elif k == 'str_in':
+            pre.append('char s_%s[RX_F_STR_STACK];' % n)
+            src = ('%s->base_addr, %s->elem_len' if cdesc else '%s, %s_len') % (n, n)
+            pre.append('char *c_%s = rx_f_str_in(%s, s_%s);' % (n, src, n))
+            pre.append('if (!c_%s) { rc = MPI_ERR_NO_MEM; goto out_%s; }' % (n, n))
+            cleanup.insert(0, 'out_%s: rx_f_str_free(c_%s, s_%s);' % (n, n, n))
+            call.append('c_' + n)
+        elif k == 'str_out':
+            ln = '%s->elem_len' % n if cdesc else n + '_len'
+            pre.append('char s_%s[RX_F_STR_STACK];' % n)
+            pre.append('char *c_%s = rx_f_str_out_buf(%s, s_%s);' % (n, ln, n))
+            pre.append('if (!c_%s) { rc = MPI_ERR_NO_MEM; goto out_%s; }' % (n, n))
+            dst = '%s->base_addr' % n if cdesc else n
+            post.append('if (rc == MPI_SUCCESS) rx_f_str_out(c_%s, %s, %s);' % (n, dst, ln))
+            cleanup.insert(0, 'out_%s: rx_f_str_free(c_%s, s_%s);' % (n, n, n))
+            call.append('c_' + n)
+        elif k in ('status', 'status_inout', 'status_in'):
+            pre.append('MPI_Status c_%s = {0};' % n)
+            pre.append('MPI_Status *p_%s = rx_f_status_ignored(%s) ? MPI_STATUS_IGNORE : &c_%s;'
+                       % (n, n, n))
+            if k != 'status':
+                pre.append('if (p_%s != MPI_STATUS_IGNORE) PMPI_Status_f2c(%s, p_%s);' % (n, n, n))
+            if k != 'status_in':
+                post.append('if (p_%s != MPI_STATUS_IGNORE) PMPI_Status_c2f(p_%s, %s);' % (n, n, n))
+            call.append('p_' + n)
+        elif k == 'statuses':
+            cnt = STATUS_COUNTS[f.name]
+            total = '*incount' if 'incount' in [x.name for x in f.args] else '*count'
+            pre.append('MPI_Status s_%s[RX_F_STATUS_STACK];' % n)
+            pre.append('MPI_Status *p_%s = rx_f_statuses(%s, %s, s_%s);' % (n, n, total, n))
+            pre.append('if (!p_%s) { rc = MPI_ERR_NO_MEM; goto out_%s; }' % (n, n))
+            post.append('rx_f_statuses_done(p_%s, %s, *%s, s_%s);' % (n, n, cnt.lstrip('*'), n))
+            cleanup.insert(0, 'out_%s: rx_f_statuses_free(p_%s, s_%s);' % (n, n, n))
+            call.append('p_' + n)
+        elif k == 'proc':
+            call.append('(%s *)%s' % (a.ctype, n))
+        elif k in ('attr_in', 'attr_in_int'):
+            call.append('(void *)(intptr_t)*' + n)
+        elif k in ('attr_out', 'attr_out_int'):
+            pre.append('void *c_%s = NULL;' % n)
+            call.append('&c_' + n)
+            key = [x.name for x in f.args if 'keyval' in x.name][0]
+            flag = [x.name for x in f.args if x.name == 'flag'][0]
+            conv = '(MPI_Fint)' if k == 'attr_out_int' else ''
+            post.append('if (rc == MPI_SUCCESS && *%s) *%s = %srx_f_attr_value(*%s, c_%s);'
+                        % (flag, n, conv, key, n))
+        else:
+            raise SystemExit('gen_bindings: no C form for kind ' + k)
+    out = ['%s %s(%s)' % (rtype, sym, ', '.join(params) or 'void'), '{']
+    if f.ret != 'int':
+        out.append('    return %s(%s);' % (cname, ', '.join(call)))
+        return '\n'.join(out + ['}', ''])
+    if pre:
+        out.append('    int rc = MPI_SUCCESS;')
+    out += ['    ' + line for line in pre]
+    out.append('    %s%s(%s);' % ('rc = ' if pre else 'int rc = ', cname, ', '.join(call)))
+    out += ['    ' + line for line in post]
+    out += cleanup
+    out.append('    if (ierror) *ierror = rc;')
+    return '\n'.join(out + ['}', ''])
+
+
+def gen_c(funcs):
+    out = ['/* Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit. */',
+           '#include "fort_support.h"', '']
+    for f in funcs:
+        if f.skip:
+            continue
+        for prefix in ('mpi', 'pmpi'):
+            out.append(c_wrapper(f, prefix, False))
+            sym = prefix + '_' + f.name.lower()
+            out.append('extern __typeof(%s_) %s_f08_ __attribute__((alias("%s_")));\n'
+                       % (sym, sym, sym))
+            if f.has_buffers():
+                out.append(c_wrapper(f, prefix, True))
+    return '\n'.join(out)
+
+
+# ---------------------------------------------------------------- constants
+
+def parse_constants(text):
+    """(name, value, handle kind or None) for every integer constant of mpi.h."""
+    consts = []
+    body = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    for m in re.finditer(r'^#define\s+(MPI_\w+)\s+(.+?)\s*$', body, re.M):
+        name, val = m.group(1), m.group(2)
+        hm = re.match(r'\(\(MPI_(\w+)\)(0x[0-9a-fA-F]+)\)$', val)
+        if hm and hm.group(1) in HANDLES:
+            consts.append((name, int(hm.group(2), 16), hm.group(1)))
+        elif re.match(r'\(?-?\d+\)?$|0x[0-9a-fA-F]+$', val):
+            consts.append((name, int(val.strip('()'), 0), None))
+        elif re.match(r'MPI_\w+$', val):
+            prev = [c for c in consts if c[0] == val]
+            if prev:
+                consts.append((name, prev[0][1], prev[0][2]))
+    for m in re.finditer(r'enum\s*\{([^}]*)\}', body):
+        nxt = 0
+        for item in m.group(1).split(','):
+            item = item.strip()
+            if not item:
+                continue
+            if '=' in item:
+                n, v = [s.strip() for s in item.split('=')]
+                nxt = int(v, 0)
+            else:
+                n = item
+            consts.append((n, nxt, None))
+            nxt += 1
+    skip = {'MPI_F_STATUS_SIZE', 'MPI_F_SOURCE', 'MPI_F_TAG', 'MPI_F_ERROR'}
+    return [c for c in consts if c[0] not in skip]
+
+
+STATUS_SIZE = 6
+KINDS = [('MPI_ADDRESS_KIND', 8), ('MPI_OFFSET_KIND', 8), ('MPI_COUNT_KIND', 8),
+         ('MPI_INTEGER_KIND', 4), ('MPI_STATUS_SIZE', STATUS_SIZE),
+         ('MPI_SOURCE', 1), ('MPI_TAG', 2), ('MPI_ERROR', 3)]
+# sentinels: Fortran name, C object of mpif.h / use mpi (a common block), of mpi_f08, shape
+SENTINELS = [('MPI_BOTTOM', 'rdmx_f_bottom', ''), ('MPI_IN_PLACE', 'rdmx_f_in_place', ''),
+             ('MPI_STATUS_IGNORE', 'rdmx_f_status_ignore', '(MPI_STATUS_SIZE)'),
+             ('MPI_STATUSES_IGNORE', 'rdmx_f_statuses_ignore', '(MPI_STATUS_SIZE,1)'),
+             ('MPI_UNWEIGHTED', 'rdmx_f_unweighted', '(1)'),
+             ('MPI_WEIGHTS_EMPTY', 'rdmx_f_weights_empty', '(1)')]
+
+
+def f77_constants(consts):
+    """Declarations valid in fixed and free form (columns 7-72, no continuation)."""
+    out = []
+    for name, val in KINDS:
+        out += ['      INTEGER %s' % name, '      PARAMETER (%s=%d)' % (name, val)]
+    for name, val, _ in consts:
+        out += ['      INTEGER %s' % name, '      PARAMETER (%s=%d)' % (name, val)]
+    for name, obj, shape in SENTINELS:
+        out += ['      INTEGER %s%s' % (name, shape), '      COMMON /%s/ %s' % (obj, name)]
+    return out
+
+
+def f77_functions(funcs):
+    out = []
+    for f in funcs:
+        if f.skip or f.ret == 'int':
+            continue
+        t = 'DOUBLE PRECISION' if f.ret == 'double' else 'INTEGER(KIND=MPI_ADDRESS_KIND)'
+        for p in ('MPI_', 'PMPI_'):
+            out += ['      %s %s%s' % (t, p, f.name.upper()), '      EXTERNAL %s%s' % (p, f.name.upper())]
+    return out
+
+
+def gen_mpif(consts, funcs):
+    head = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit.',
+            '! rdmx: Fortran 77 interface (include \'mpif.h\'), fixed or free form.']
+    return '\n'.join(head + f77_constants(consts) + f77_functions(funcs)) + '\n'
+
+
+# ---------------------------------------------------------------- Fortran modules
+
+def f_decl(f, a, style):
+    """Declaration of one dummy argument; style is 'mpi' or 'f08'."""
+    k, n = a.kind, a.name
+    inout = 'INTENT(IN)' if (a.const or not (a.ptr or a.array)) else 'INTENT(INOUT)'
+    h = 'TYPE(%s)' % ('MPI_' + a.ctype[4:]) if style == 'f08' else 'INTEGER'
+    dims = '(%s*)' % ''.join(d + ',' for d in a.inner) if a.array else ''
+    if k.startswith('buf'):
+        asyn = ', ASYNCHRONOUS' if style == 'f08' and re.match(r'(I|R|Start|.*_init)', f.name) else ''
+        return 'TYPE(*), DIMENSION(..)%s, %s :: %s' % (asyn, 'INTENT(IN)' if k == 'buf_in' else 'INTENT(INOUT)', n)
+    if k.startswith('handle'):
+        return '%s, %s :: %s%s' % (h, inout, n, dims)
+    if k.startswith('logical'):
+        return 'LOGICAL, %s :: %s%s' % (inout, n, dims)
+    if k.startswith('int') or k == 'weights':
+        return 'INTEGER, %s :: %s%s' % (inout, n, dims)
+    if k.split('_')[0] in ('aint', 'count', 'offset'):
+        kind = {'aint': 'MPI_ADDRESS_KIND', 'count': 'MPI_COUNT_KIND', 'offset': 'MPI_OFFSET_KIND'}
+        return 'INTEGER(KIND=%s), %s :: %s%s' % (kind[k.split('_')[0]], inout, n, dims)
+    if k.startswith('str'):
+        return 'CHARACTER(LEN=*), %s :: %s' % ('INTENT(IN)' if k == 'str_in' else 'INTENT(OUT)', n)
+    if k in ('status', 'status_inout', 'status_in'):
+        it = 'INTENT(IN)' if k == 'status_in' else 'INTENT(INOUT)'
+        return ('TYPE(MPI_Status), %s :: %s' if style == 'f08' else
+                'INTEGER, %s :: %s(MPI_STATUS_SIZE)') % (it, n)
+    if k == 'statuses':
+        return ('TYPE(MPI_Status), INTENT(INOUT) :: %s(*)' if style == 'f08' else
+                'INTEGER, INTENT(INOUT) :: %s(MPI_STATUS_SIZE,*)') % n
+    if k == 'proc':
+        return ('PROCEDURE(%s) :: %s' % (DIRECT_PROCS[a.ctype], n)) if style == 'f08' else \
+            'EXTERNAL :: %s' % n
+    if k == 'addr_out':
+        return ('TYPE(C_PTR), INTENT(OUT) :: %s' if style == 'f08' else
+                'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: %s') % n
+    if k == 'attr_in':
+        return 'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: %s' % n
+    if k == 'attr_out':
+        return 'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: %s' % n
+    if k == 'attr_in_int':
+        return 'INTEGER, INTENT(IN) :: %s' % n
+    if k == 'attr_out_int':
+        return 'INTEGER, INTENT(OUT) :: %s' % n
+    raise SystemExit('gen_bindings: no Fortran form for kind ' + k)
+
+
+def wrap(line, indent):
+    """Free-form continuation at 100 columns."""
+    out, cur = [], indent + line
+    while len(cur) > 100:
+        cut = cur.rfind(', ', 0, 96) + 2
+        out.append(cur[:cut] + '&')
+        cur = indent + '    ' + cur[cut:]
+    return out + [cur]
+
+
+def f_interface(f, style, prefix, specific, large=False):
+    names = [a.name for a in f.fargs()]
+    bind = ''
+    if f.has_buffers():
+        bind = ' BIND(C, name="%s_%s_cdesc")' % (prefix.lower(), f.name.lower())
+    if f.ret == 'int':
+        head = 'SUBROUTINE %s(%s)%s' % (specific, ', '.join(names + ['ierror']), bind)
+    else:
+        head = 'FUNCTION %s(%s) RESULT(r)%s' % (specific, ', '.join(names), bind)
+    out = wrap(head, '    ')
+    out.append('      IMPORT')
+    out.append('      IMPLICIT NONE')
+    for a in f.fargs():
+        out += wrap(f_decl(f, a, style), '      ')
+    if f.ret == 'int':
+        out.append('      INTEGER, %sINTENT(OUT) :: ierror' % ('OPTIONAL, ' if style == 'f08' else ''))
+        out.append('    END SUBROUTINE')
+    else:
+        out.append('      %s :: r' % ('DOUBLE PRECISION' if f.ret == 'double'
+                                       else 'INTEGER(KIND=MPI_ADDRESS_KIND)'))
+        out.append('    END FUNCTION')
+    return out
+
+
+SIZEOF_TYPES = [('INTEGER', k) for k in (1, 2, 4, 8, 16)] + [('REAL', k) for k in (4, 8, 10, 16)] + \
+    [('COMPLEX', k) for k in (4, 8, 10, 16)] + [('LOGICAL', k) for k in (1, 2, 4, 8)] + \
+    [('CHARACTER', 1)]
+
+
+def sizeof_procs():
+    """MPI_Sizeof: the size in bytes of one element of any intrinsic type."""
+    iface = ['  INTERFACE MPI_Sizeof'] + ['    MODULE PROCEDURE rx_sizeof_%s%d' % (t.lower(), k)
+                                          for t, k in SIZEOF_TYPES] + ['  END INTERFACE']
+    body = []
+    for t, k in SIZEOF_TYPES:
+        decl = 'CHARACTER(LEN=*)' if t == 'CHARACTER' else '%s(KIND=%d)' % (t, k)
+        body += ['  SUBROUTINE rx_sizeof_%s%d(x, size, ierror)' % (t.lower(), k),
+                 '    %s, DIMENSION(..), INTENT(IN) :: x' % decl,
+                 '    INTEGER, INTENT(OUT) :: size',
+                 '    INTEGER, OPTIONAL, INTENT(OUT) :: ierror',
+                 '    size = STORAGE_SIZE(x) / 8',
+                 '    IF (PRESENT(ierror)) ierror = MPI_SUCCESS',
+                 '  END SUBROUTINE']
+    return iface, body
+
+
+def gen_mpi_module(consts, funcs):
+    out = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit.',
+           'MODULE mpi', '  IMPLICIT NONE']
+    out += ['  ' + line.strip() for line in f77_constants(consts)]
+    iface, body = sizeof_procs()
+    out += iface
+    for f in funcs:
+        if f.skip or f.name.endswith('_c'):
+            continue
+        out.append('  INTERFACE')
+        for p in ('MPI', 'PMPI'):
+            out += f_interface(f, 'mpi', p, '%s_%s' % (p, f.name))
+        out.append('  END INTERFACE')
+    out += ['CONTAINS'] + body + ['END MODULE mpi', '']
+    return '\n'.join(out)
+
+
+def f08_signature(f):
+    """What generic resolution sees of f: each argument's type, kind and rank."""
+    sig = []
+    for a in f.fargs():
+        typ, name = [x.strip() for x in f_decl(f, a, 'f08').split('::')]
+        typ = re.sub(r', *(INTENT\(\w+\)|ASYNCHRONOUS)', '', typ)
+        sig.append((re.sub(r'MPI_(ADDRESS|COUNT|OFFSET)_KIND', '8', typ), name[len(a.name):]))
+    return sig
+
+
+def gen_f08_module(consts, funcs):
+    out = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit.',
+           'MODULE mpi_f08', '  USE, INTRINSIC :: ISO_C_BINDING, ONLY: C_PTR, C_INT',
+           '  IMPLICIT NONE', '  PRIVATE :: C_INT']
+    for h in HANDLES:
+        out += ['  TYPE, BIND(C) :: MPI_%s' % h, '    INTEGER(C_INT) :: MPI_VAL',
+                '  END TYPE']
+    out += ['  TYPE, BIND(C) :: MPI_Status',
+            '    INTEGER(C_INT) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+            '    INTEGER(C_INT) :: rx_internal(%d)' % (STATUS_SIZE - 3), '  END TYPE']
+    for name, val in KINDS:
+        if name not in ('MPI_SOURCE', 'MPI_TAG', 'MPI_ERROR'):
+            out.append('  INTEGER, PARAMETER :: %s = %d' % (name, val))
+    for name, val, h in consts:
+        if h:
+            out.append('  TYPE(MPI_%s), PARAMETER :: %s = MPI_%s(%d)' % (h, name, h, val))
+        else:
+            out.append('  INTEGER, PARAMETER :: %s = %d' % (name, val))
+    # the f08 sentinels are C objects (src/fortran/fort_sentinel.c) whose addresses mark them
+    for name, obj, shape in SENTINELS:
+        t = 'TYPE(MPI_Status)' if 'STATUS' in name else 'INTEGER(C_INT)'
+        shape = {'(MPI_STATUS_SIZE)': '', '(MPI_STATUS_SIZE,1)': '(1)'}.get(shape, shape)
+        out.append('  %s, BIND(C, name="%s_f08") :: %s%s' % (t, obj, name, shape))
+    out += ['  ABSTRACT INTERFACE',
+            '    SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype)',
+            '      IMPORT', '      TYPE(C_PTR), VALUE :: invec, inoutvec',
+            '      INTEGER :: len', '      TYPE(MPI_Datatype) :: datatype', '    END SUBROUTINE',
+            '    SUBROUTINE MPI_Comm_errhandler_function(comm, error_code)',
+            '      IMPORT', '      TYPE(MPI_Comm) :: comm', '      INTEGER :: error_code',
+            '    END SUBROUTINE',
+            '    SUBROUTINE MPI_Win_errhandler_function(win, error_code)',
+            '      IMPORT', '      TYPE(MPI_Win) :: win', '      INTEGER :: error_code',
+            '    END SUBROUTINE', '  END INTERFACE']
+    iface, body = sizeof_procs()
+    out += iface
+    eq = ['rx_%s_eq' % h.lower() for h in HANDLES]
+    ne = ['rx_%s_ne' % h.lower() for h in HANDLES]
+    for op, procs in (('==', eq), ('/=', ne)):
+        out += ['  INTERFACE OPERATOR(%s)' % op] + ['    MODULE PROCEDURE ' + p for p in procs] + \
+            ['  END INTERFACE']
+    by_name = {f.name: f for f in funcs if not f.skip}
+    for f in funcs:
+        if f.skip:
+            continue
+        # a large-count form joins its call's generic unless the two cannot be told
+        # apart (MPI_Aint and MPI_Count are both 8 bytes: MPI_Type_get_extent_c)
+        base = by_name.get(f.name[:-2]) if f.name.endswith('_c') else None
+        large = base is not None and f08_signature(base) != f08_signature(f)
+        generic = f.name[:-2] if large else f.name
+        for p in ('MPI', 'PMPI'):
+            specific = '%s_%s_f08%s' % (p, generic, 'c' if large else '')
+            out.append('  INTERFACE %s_%s' % (p, generic))
+            out += f_interface(f, 'f08', p, specific)
+            out.append('  END INTERFACE')
+    out.append('CONTAINS')
+    out += body
+    for h in HANDLES:
+        for op, fn in (('==', 'eq'), ('/=', 'ne')):
+            out += ['  ELEMENTAL LOGICAL FUNCTION rx_%s_%s(a, b)' % (h.lower(), fn),
+                    '    TYPE(MPI_%s), INTENT(IN) :: a, b' % h,
+                    '    rx_%s_%s = a%%MPI_VAL %s b%%MPI_VAL' % (h.lower(), fn, op),
+                    '  END FUNCTION']
+    out += ['END MODULE mpi_f08', '']
+    return '\n'.join(out)
+
+
+def load(mpi_h):
+    with open(mpi_h) as fh:
+        text = fh.read()
+    funcs = parse_header(text)
+    for f in funcs:
+        classify(f)
+    return text, funcs
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] in ('--list-skipped', '--check'):
+        funcs = load(argv[2])[1]
+        unknown = [f for f in funcs if f.skip and f.name not in SKIPPED and
+                   not f.name.endswith(('_c2f', '_f2c'))]
+        for f in funcs if argv[1] == '--list-skipped' else unknown:
+            if f.skip:
+                print('%s: %s' % (f.name, f.skip))
+        if argv[1] == '--check':
+            print('%d calls bound, %d left out as listed, %d left out unexpectedly'
+                  % (sum(1 for f in funcs if not f.skip), len(SKIPPED), len(unknown)))
+        return 1 if unknown and argv[1] == '--check' else 0
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    text, funcs = load(argv[1])
+    consts = parse_constants(text)
+    os.makedirs(argv[2], exist_ok=True)
+    outputs = {'fort_gen.c': gen_c(funcs), 'mpif.h': gen_mpif(consts, funcs),
+               'mpi.f90': gen_mpi_module(consts, funcs), 'mpi_f08.f90': gen_f08_module(consts, funcs)}
+    for name, content in outputs.items():
+        path = os.path.join(argv[2], name)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != content:  # unchanged outputs keep their time: nothing rebuilds
+            with open(path, 'w') as fh:
+                fh.write(content)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Collective operations on intracommunicators.
  *
- * Every algorithm is a schedule (sched.h); the executor here runs it over
+ * Every algorithm is a schedule (sched/sched.h); the executor here runs it over
  * the point-to-point layer on the communicator's collective context
  * (ctx + 1) with one tag per collective taken from the communicator's
  * sequence number (every member calls the same collectives in the same
@@ -20,7 +20,7 @@
 #include "core/request.h"
 #include "dtype/dtype.h"
 #include "op/opobj.h"
-#include "sched.h"
+#include "sched/sched.h"
 
 #include <stddef.h>
 
@@ -81,7 +81,7 @@ void rx_coll_exec_put(rx_coll_exec_t *e);
 void rx_coll_reduce_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, void *inout,
                           size_t count);
 
-/* Algorithm choice (select.c): the RDMX_COLL_<KIND> variable if set and
+/* Algorithm choice (exec.c, from the list of src/sched): the RDMX_COLL_<KIND> variable if set and
  * applicable, else the measured crossovers. Fills e->args.algo (and the
  * node map for hierarchical algorithms). */
 int rx_coll_select(rx_coll_exec_t *e);

@@ -9,6 +9,7 @@
 #include "core/rt.h"
 #include "op/op.h"
 #include "p2p/p2p.h"
+#include "util/config.h"
 #include "util/log.h"
 #include "util/status.h"
 
@@ -137,6 +138,87 @@ static int rx_exec_reqs(rx_coll_exec_t *e, int n)
     e->reqs = r;
     e->reqcap = cap;
     return RX_OK;
+}
+
+/* ---- which algorithm runs ----
+ * RDMX_COLL_<KIND> when set and applicable to the call (e.g. ring allreduce
+ * needs a commutative op), the node-aware algorithm of the kind when the
+ * members span nodes, otherwise the automatic choice of the list
+ * (src/sched/algos.c; crossovers in docs/collectives.md). The choice
+ * depends only on arguments every rank agrees on (sizes, rank count, op
+ * commutativity), so all ranks pick the same schedule. */
+
+static int rx_forced[RX_COLL_KINDS];
+static int rx_forced_loaded;
+
+static void rx_forced_load(void)
+{
+    const rx_config_t *cf = rx_config();
+    const char *v[RX_COLL_KINDS] = {0};
+    v[RX_COLL_BARRIER] = cf->COLL_BARRIER;
+    v[RX_COLL_BCAST] = cf->COLL_BCAST;
+    v[RX_COLL_REDUCE] = cf->COLL_REDUCE;
+    v[RX_COLL_ALLREDUCE] = cf->COLL_ALLREDUCE;
+    v[RX_COLL_ALLGATHER] = cf->COLL_ALLGATHER;
+    v[RX_COLL_ALLTOALL] = cf->COLL_ALLTOALL;
+    v[RX_COLL_REDUCE_SCATTER] = cf->COLL_REDUCE_SCATTER;
+    for (int k = 0; k < RX_COLL_KINDS; k++) {
+        int a = rx_sched_choice_parse(k, v[k]);
+        if (a == -2) {
+            char names[256];
+            rx_sched_algo_names(k, names, sizeof names);
+            rx_log_warn("RDMX_COLL_%s=%s: unknown algorithm (auto, shm, %s), choosing "
+                        "automatically", rx_coll_kind_name(k), v[k], names);
+            a = RX_ALGO_AUTO;
+        }
+        rx_forced[k] = a;
+    }
+    rx_forced_loaded = 1;
+}
+
+int rx_coll_forced(int kind)
+{
+    if (!rx_forced_loaded)
+        rx_forced_load();
+    return rx_forced[kind];
+}
+
+int rx_coll_multinode(const rx_comm_t *c)
+{
+    long long ns = rx_config()->COLL_NODE_SIZE;
+    if (ns > 0)
+        return ns < c->size;
+    return c->local_size != c->size;
+}
+
+static int *rx_node_map(const rx_comm_t *c)
+{
+    int *m = malloc(sizeof(int) * (size_t)c->size);
+    if (!m)
+        return NULL;
+    long long ns = rx_config()->COLL_NODE_SIZE;
+    for (int i = 0; i < c->size; i++)
+        m[i] = ns > 0 ? (int)(i / ns) : rx_rt.node_of[c->world[i]];
+    return m;
+}
+
+int rx_coll_select(rx_coll_exec_t *e)
+{
+    rx_sched_args_t *a = &e->args;
+    int want = rx_coll_forced(a->kind);
+    if (want == RX_ALGO_SHM) /* the blocking shm path declined: use a schedule */
+        want = RX_ALGO_AUTO;
+    /* the kinds with a node-aware composition take it across nodes */
+    const rx_sched_algo_t *hier = rx_sched_algo_find(a->kind, "hier");
+    if (want == RX_ALGO_AUTO && hier && rx_coll_multinode(e->c))
+        want = rx_sched_algo_id(hier);
+    if (hier && want == rx_sched_algo_id(hier)) {
+        if (!e->nodemap && !(e->nodemap = rx_node_map(e->c)))
+            return RX_ERR_NOMEM;
+        a->node_of = e->nodemap;
+    }
+    a->algo = rx_sched_choose(a, want);
+    return a->algo ? RX_OK : RX_ERR_INVAL;
 }
 
 static int rx_exec_prepare(rx_coll_exec_t *e)

@@ -121,6 +121,8 @@ int rx_workload_schedule(const char *path, uint32_t nranks, rx_workload_t *w);
 void rx_workload_free(rx_workload_t *w);
 /* Writes a generated collective schedule (schedule_gen.c): algo names as in docs/topo.md. */
 int rx_schedule_generate(FILE *f, const char *algo, uint32_t nranks, uint64_t bytes);
+/* The KIND-ALGORITHM names rx_schedule_generate takes, space-separated. */
+void rx_schedule_names(FILE *f);
 /* The same schedule as a workload, built in memory (compact: runs of rounds whose peers advance
  * by a constant stride), without the text. */
 int rx_workload_collective(const char *algo, uint32_t nranks, uint64_t bytes, rx_workload_t *w);

@@ -3,6 +3,7 @@
  * Open MPI's mpirun; each may be written with one dash or two, and a value may
  * follow as the next argument or after '='. */
 #include "run.h"
+#include "sched/sched.h"
 #include "util/config.h"
 
 #include <errno.h>
@@ -178,6 +179,8 @@ static int rx_run_parse(int argc, char **argv, rx_run_opts_t *o)
         } else if (RX_IS("info")) {
             printf("RDMX_* environment variables read by the ranks (type, default, current value):\n\n");
             rx_config_print(stdout);
+            printf("\nAlgorithms RDMX_COLL_<KIND> can name (besides auto and shm):\n\n");
+            rx_sched_algos_print(stdout);
             return 0;
         } else if (RX_IS("n") || RX_IS("np") || RX_IS("c")) {
             long n;

@@ -53,6 +53,9 @@ static void rx_usage(FILE *f)
             "         a hostlist of node names)  --hostfile FILE  --simulate\n"
             "         --job KEY=VAL,... (repeatable: jobs already running, placed first; the busiest-link\n"
             "           scores add their traffic)\n");
+    fprintf(f, "schedule and sim --algo ALGO: ");
+    rx_schedule_names(f);
+    fprintf(f, "\n");
 }
 
 enum {

@@ -4,8 +4,9 @@
  * ordinary schedule built for the sub-group and spliced in with its ranks,
  * buffers and scratch offsets mapped, so the composition runs over any
  * transport and the simulator sees exactly what the runtime does. The
- * leader of a node is its lowest rank (the root, on the root's node). */
-#include "sched.h"
+ * leader of a node is its lowest rank (the root, on the root's node).
+ * One builder for the four collectives it composes, one descriptor each. */
+#include "parts.h"
 #include "util/status.h"
 
 #include <stdlib.h>
@@ -55,11 +56,9 @@ static int rx_phase(rx_sched_t *s, rx_sched_args_t sa, const int *ranks,
     return rc;
 }
 
-int rx_sched_build_hier(rx_sched_t *s, const rx_sched_args_t *a)
+static int rx_build(rx_sched_t *s, const rx_sched_args_t *a)
 {
     int p = a->p, r = a->rank, rc = RX_OK;
-    if (!rx_sched_algo_fits(a))
-        return RX_ERR_INVAL;
     int root = a->kind == RX_COLL_BCAST || a->kind == RX_COLL_REDUCE ? a->root : 0;
     int *local = malloc(sizeof(int) * 2 * (size_t)p), *leaders = local + p;
     if (!local)
@@ -106,24 +105,26 @@ int rx_sched_build_hier(rx_sched_t *s, const rx_sched_args_t *a)
     switch (a->kind) {
     case RX_COLL_BARRIER:
         in.kind = RX_COLL_REDUCE; /* zero-byte fan-in to the leader */
-        in.algo = RX_ALGO_BINOMIAL;
+        in.algo = &rx_algo_reduce_binomial;
         in.count = 0;
         rc = rx_phase(s, in, local, id);
         if (rc == RX_OK && me_lead >= 0) {
-            out.algo = RX_ALGO_DISSEMINATION;
+            out.algo = &rx_algo_barrier_dissemination;
             rc = rx_phase(s, out, leaders, id);
         }
         in.kind = RX_COLL_BCAST;
+        in.algo = &rx_algo_bcast_binomial;
         in.bytes = 0;
         if (rc == RX_OK)
             rc = rx_phase(s, in, local, id);
         break;
     case RX_COLL_BCAST:
         if (me_lead >= 0) {
-            out.algo = a->bytes >= 65536 && nlead > 2 ? RX_ALGO_SCATTER_ALLGATHER : RX_ALGO_BINOMIAL;
+            out.algo = a->bytes >= 65536 && nlead > 2 ? &rx_algo_bcast_scatter_allgather
+                                                      : &rx_algo_bcast_binomial;
             rc = rx_phase(s, out, leaders, id);
         }
-        in.algo = RX_ALGO_BINOMIAL;
+        in.algo = &rx_algo_bcast_binomial;
         if (rc == RX_OK)
             rc = rx_phase(s, in, local, id);
         break;
@@ -136,21 +137,23 @@ int rx_sched_build_hier(rx_sched_t *s, const rx_sched_args_t *a)
         rx_bufmap_t m1[RX_SB_COUNT] = {{RX_SB_IN, 0}, {acc_out ? RX_SB_OUT : RX_SB_TMP, 0},
                                        {RX_SB_TMP, B}};
         in.kind = RX_COLL_REDUCE;
-        in.algo = RX_ALGO_BINOMIAL;
+        in.algo = &rx_algo_reduce_binomial;
         rc = rx_phase(s, in, local, m1);
         if (rc == RX_OK && me_lead >= 0) {
             rx_bufmap_t m2[RX_SB_COUNT] = {m1[1], m1[1], {RX_SB_TMP, B}};
             if (a->kind == RX_COLL_ALLREDUCE) {
-                out.algo = B >= 65536 ? RX_ALGO_RABENSEIFNER : RX_ALGO_RECURSIVE_DOUBLING;
+                out.algo = B >= 65536 ? &rx_algo_allreduce_rabenseifner
+                                      : &rx_algo_allreduce_recursive_doubling;
                 if (!rx_sched_algo_fits(&out))
-                    out.algo = RX_ALGO_RECURSIVE_DOUBLING;
+                    out.algo = &rx_algo_allreduce_recursive_doubling;
             } else {
-                out.algo = RX_ALGO_BINOMIAL;
+                out.algo = &rx_algo_reduce_binomial;
             }
             rc = rx_phase(s, out, leaders, m2);
         }
         if (rc == RX_OK && a->kind == RX_COLL_ALLREDUCE) {
             in.kind = RX_COLL_BCAST;
+            in.algo = &rx_algo_bcast_binomial;
             in.bytes = B;
             rc = rx_phase(s, in, local, id);
         }
@@ -162,3 +165,39 @@ int rx_sched_build_hier(rx_sched_t *s, const rx_sched_args_t *a)
     free(local);
     return rc;
 }
+
+/* Needs the node of every rank; reductions only for commutative ops (the
+ * phases combine ranks out of order). */
+static int rx_fits(const rx_sched_args_t *a)
+{
+    return a->node_of != NULL &&
+           (a->commute || a->kind == RX_COLL_BCAST || a->kind == RX_COLL_BARRIER);
+}
+
+/* No preference: the runtime chooses these for communicators that span
+ * nodes (or when RDMX_COLL_<KIND>=hier), never the automatic choice. */
+const rx_sched_algo_t rx_algo_barrier_hier = {
+    .kind = RX_COLL_BARRIER, .name = "hier",
+    .help = "fan-in to node leaders, dissemination among them, fan-out (automatic across nodes)",
+    .fits = rx_fits, .build = rx_build,
+};
+
+const rx_sched_algo_t rx_algo_bcast_hier = {
+    .kind = RX_COLL_BCAST, .name = "hier",
+    .help = "among node leaders, then binomial inside each node (automatic across nodes)",
+    .fits = rx_fits, .build = rx_build,
+};
+
+const rx_sched_algo_t rx_algo_reduce_hier = {
+    .kind = RX_COLL_REDUCE, .name = "hier",
+    .help = "reduce inside each node, then among node leaders; commutative ops (automatic across "
+            "nodes)",
+    .fits = rx_fits, .build = rx_build,
+};
+
+const rx_sched_algo_t rx_algo_allreduce_hier = {
+    .kind = RX_COLL_ALLREDUCE, .name = "hier",
+    .help = "reduce inside each node, allreduce among node leaders, bcast inside each node; "
+            "commutative ops (automatic across nodes)",
+    .fits = rx_fits, .build = rx_build,
+};

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * Schedule storage, names, dispatch to the builders and the text writer. */
+ * Schedule storage, the builder primitives, kind names, dispatch to an
+ * algorithm's builder and the text writer. */
 #include "sched.h"
 #include "util/status.h"
 
@@ -96,23 +97,12 @@ static const char *const rx_kind_names[RX_COLL_KINDS] = {
     "reduce_scatter", "scan", "exscan",
 };
 
-static const char *const rx_algo_names[RX_ALGO_COUNT] = {
-    "auto", "dissemination", "binomial", "scatter_allgather", "rs_gather", "recursive_doubling",
-    "rabenseifner", "ring", "bruck", "pairwise", "linear", "hier", "reduce_scatterv", "shm",
-};
-
 const char *rx_coll_kind_name(int kind)
 {
     return kind >= 0 && kind < RX_COLL_KINDS ? rx_kind_names[kind] : "?";
 }
 
-const char *rx_coll_algo_name(int algo)
-{
-    return algo >= 0 && algo < RX_ALGO_COUNT ? rx_algo_names[algo] : "?";
-}
-
-/* '-' and '_' are the same in names: "recursive-doubling" reads as well. */
-static int rx_name_eq(const char *a, const char *b)
+int rx_sched_name_eq(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
         char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
@@ -125,40 +115,27 @@ static int rx_name_eq(const char *a, const char *b)
 int rx_coll_kind_parse(const char *s)
 {
     for (int i = 0; i < RX_COLL_KINDS; i++)
-        if (rx_name_eq(s, rx_kind_names[i]))
-            return i;
-    return -1;
-}
-
-int rx_coll_algo_parse(const char *s)
-{
-    for (int i = 0; i < RX_ALGO_COUNT; i++)
-        if (rx_name_eq(s, rx_algo_names[i]))
+        if (rx_sched_name_eq(s, rx_kind_names[i]))
             return i;
     return -1;
 }
 
 int rx_sched_build(rx_sched_t *s, const rx_sched_args_t *a)
 {
-    int rc;
     rx_sched_reset(s);
-    if (a->algo == RX_ALGO_HIER)
-        rc = rx_sched_build_hier(s, a);
-    else if (a->kind == RX_COLL_REDUCE || a->kind == RX_COLL_ALLREDUCE ||
-             a->kind == RX_COLL_REDUCE_SCATTER || a->kind == RX_COLL_SCAN ||
-             a->kind == RX_COLL_EXSCAN)
-        rc = rx_sched_build_reduce(s, a);
-    else
-        rc = rx_sched_build_move(s, a);
+    if (!a->algo || a->algo->kind != a->kind || !rx_sched_algo_fits(a))
+        return RX_ERR_INVAL;
+    int rc = a->algo->build(s, a);
     if (rc == RX_OK && s->err)
         rc = RX_ERR_NOMEM;
     return rc;
 }
 
-int rx_sched_parse_name(const char *name, int *kind, int *algo)
+const rx_sched_algo_t *rx_sched_parse_name(const char *name)
 {
     /* the longest kind that prefixes name, then '-' or '_' and an algorithm */
     size_t best = 0;
+    const rx_sched_algo_t *found = NULL;
     for (int k = 0; k < RX_COLL_KINDS; k++) {
         size_t n = strlen(rx_kind_names[k]), i;
         for (i = 0; i < n && name[i]; i++) {
@@ -167,15 +144,14 @@ int rx_sched_parse_name(const char *name, int *kind, int *algo)
                 break;
         }
         if (i == n && (name[n] == '-' || name[n] == '_') && n > best) {
-            int al = rx_coll_algo_parse(name + n + 1);
-            if (al > RX_ALGO_AUTO && al != RX_ALGO_SHM) {
+            const rx_sched_algo_t *al = rx_sched_algo_find(k, name + n + 1);
+            if (al) {
                 best = n;
-                *kind = k;
-                *algo = al;
+                found = al;
             }
         }
     }
-    return best ? 0 : -1;
+    return found;
 }
 
 int rx_sched_write(FILE *f, const char *name, rx_sched_args_t a)

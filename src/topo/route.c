@@ -106,13 +106,18 @@ static int rx_df_min(const rx_topo_t *t, uint32_t ra, uint32_t rb, uint64_t h, u
     return n;
 }
 
+static uint32_t rx_route_load(const rx_router_t *r, uint32_t l)
+{
+    return r->load ? r->load[(size_t)l * (r->load_stride ? r->load_stride : 1)] : 0;
+}
+
 static double rx_path_cost(const rx_router_t *r, const uint32_t *path, int n)
 {
     if (r->algo == RX_ROUTE_UGAL_L) /* what the source router knows: its own output */
-        return n ? ((r->load ? r->load[path[0]] : 0) + 1.0) / r->t->l[path[0]].bw * n : 0;
+        return n ? (rx_route_load(r, path[0]) + 1.0) / r->t->l[path[0]].bw * n : 0;
     double worst = 0;
     for (int i = 0; i < n; i++) {
-        double c = ((r->load ? r->load[path[i]] : 0) + 1.0) / r->t->l[path[i]].bw;
+        double c = (rx_route_load(r, path[i]) + 1.0) / r->t->l[path[i]].bw;
         if (c > worst)
             worst = c;
     }

@@ -37,7 +37,8 @@ typedef struct rx_router {
     rx_topo_t *t;
     int algo;
     uint64_t seed;
-    const uint32_t *load; /* active flows per link (UGAL reads it; may be NULL) */
+    const uint32_t *load; /* active flows per link (UGAL reads it; may be NULL): link l's count is */
+    uint32_t load_stride; /* load[l * load_stride] (0 taken as 1) */
 } rx_router_t;
 
 /* Parses "dmodk", "ecmp", "minimal", "valiant", "ugal", "ugal-l"; checks the algorithm fits the fabric. */

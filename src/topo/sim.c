@@ -41,7 +41,7 @@ static int rx_ev_push(rx_sim_t *s, double t, uint32_t type, uint32_t id, uint32_
         s->evcap = cap;
     }
     uint32_t i = s->nev++;
-    rx_event_t x = {t, id, ver, type};
+    rx_event_t x = {.t = t, .id = id, .type = type, .ver = ver};
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
         if (s->ev[p].t <= t)
@@ -101,7 +101,8 @@ int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid)
 {
     rx_flow_t *f = &s->f[fid];
     f->ver++;
-    double t = f->rate > 0 ? s->now + f->rem / f->rate : INFINITY;
+    double rate = s->frate[fid];
+    double t = rate > 0 ? s->now + f->rem / rate : INFINITY;
     if (!isfinite(t))
         return RX_OK;
     return rx_ev_push(s, t, RX_EV_FLOW_DONE, fid, f->ver);
@@ -117,17 +118,24 @@ static int rx_flow_alloc(rx_sim_t *s, uint32_t *id)
         return RX_OK;
     }
     if (s->nf == s->fcap) {
+        if (s->fcap >= RX_SIM_MAXID / 2)
+            return RX_ERR_NOMEM; /* event ids have 30 bits */
         uint32_t cap = s->fcap ? s->fcap * 2 : 1024;
         rx_flow_t *f = realloc(s->f, cap * sizeof *f);
-        uint32_t *m = realloc(s->fmark, cap * sizeof *m);
-        if (!f || !m) {
-            if (f) s->f = f;
-            if (m) s->fmark = m;
+        if (f)
+            s->f = f;
+        uint32_t *m = f ? realloc(s->fmark, cap * sizeof *m) : NULL;
+        if (m)
+            s->fmark = m;
+        double *r = m ? realloc(s->frate, cap * sizeof *r) : NULL;
+        if (r)
+            s->frate = r;
+        uint32_t *z = r ? realloc(s->frozen, cap * sizeof *z) : NULL;
+        if (!z)
             return RX_ERR_NOMEM;
-        }
+        s->frozen = z;
         memset(m + s->fcap, 0, (cap - s->fcap) * sizeof *m);
-        s->f = f;
-        s->fmark = m;
+        memset(z + s->fcap, 0, (cap - s->fcap) * sizeof *z);
         s->fcap = cap;
     }
     s->f[s->nf].ver = 0;
@@ -150,8 +158,8 @@ static int rx_link_attach(rx_sim_t *s, uint32_t fid)
         }
         f->pos[i] = ls->n;
         ls->fl[ls->n++] = fid;
-        if (ls->n > s->res->link_maxflows[f->path[i]])
-            s->res->link_maxflows[f->path[i]] = ls->n;
+        if (ls->n > ls->maxflows)
+            ls->maxflows = ls->n;
     }
     return rx_solver_arrive(s, fid);
 }
@@ -172,9 +180,9 @@ static int rx_link_detach(rx_sim_t *s, uint32_t fid)
                     break;
                 }
         }
-        s->res->link_bytes[f->path[i]] += (double)f->bytes;
+        ls->bytes += (double)f->bytes;
     }
-    return rx_solver_depart(s, f);
+    return rx_solver_depart(s, fid);
 }
 
 /* A send met its receive: route the transfer and start its latency phase. */
@@ -195,6 +203,8 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
     f->bytes = bytes;
     f->rem = (double)bytes;
     f->next_free = UINT32_MAX;
+    s->frate[fid] = 0;
+    s->frozen[fid] = 0;
     if (ns == nd) {
         f->state = RX_FS_LOCAL;
         return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
@@ -209,7 +219,7 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         lat += s->t->l[f->path[i]].lat;
     /* routing of the next flows (UGAL) must see this one: count it on its links now */
     for (int i = 0; i < nh; i++)
-        s->route_load[f->path[i]]++;
+        s->ls[f->path[i]].load++;
     f->state = RX_FS_LATENCY;
     s->res->flows++;
     if (!s->injecting[ns]) {
@@ -393,44 +403,39 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         f = &s->f[e->id];
         if (f->bytes == 0) { /* an empty message costs its latency only */
             for (int i = 0; i < f->nh; i++)
-                s->route_load[f->path[i]]--;
+                s->ls[f->path[i]].load--;
             f->state = RX_FS_DONE;
             return rx_sim_defer_done(s, e->id);
         }
         f->state = RX_FS_ACTIVE;
         f->t_upd = s->now;
-        f->rate = 0;
+        s->frate[e->id] = 0;
         if (s->nact == s->actcap) {
             uint32_t cap = s->actcap ? s->actcap * 2 : 1024;
             uint32_t *a = realloc(s->act, cap * sizeof *a);
-            double *r = a ? realloc(s->arate, cap * sizeof *r) : NULL;
-            if (a)
-                s->act = a;
-            if (!r)
+            if (!a)
                 return RX_ERR_NOMEM;
-            s->arate = r;
+            s->act = a;
             s->actcap = cap;
         }
         f->apos = s->nact;
-        s->act[s->nact] = e->id;
-        s->arate[s->nact++] = 0;
+        s->act[s->nact++] = e->id;
         s->live++;
         if (s->live > s->res->peak_live)
             s->res->peak_live = s->live;
         return rx_link_attach(s, e->id);
     case RX_EV_FLOW_DONE:
         f = &s->f[e->id];
-        s->agg_rate -= f->rate;
+        s->agg_rate -= s->frate[e->id];
         s->res->net_bytes += (double)f->bytes;
         {
             uint32_t last = s->act[--s->nact];
             s->act[f->apos] = last;
-            s->arate[f->apos] = s->arate[s->nact];
             s->f[last].apos = f->apos;
         }
         int drc = rx_link_detach(s, e->id);
         for (int i = 0; i < f->nh; i++)
-            s->route_load[f->path[i]]--;
+            s->ls[f->path[i]].load--;
         f->state = RX_FS_DONE;
         s->live--;
         if (drc)
@@ -472,10 +477,10 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->f);
     free(s->fmark);
     free(s->act);
-    free(s->arate);
+    free(s->frate);
+    free(s->frozen);
     free(s->ev);
     free(s->done);
-    free(s->route_load);
     free(s->injecting);
     free(s->own_rank_node);
     free(s->rjob);
@@ -493,7 +498,7 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
     s->o = *o;
     s->res = res;
     s->ffree = UINT32_MAX;
-    if (w->nranks == 0)
+    if (w->nranks == 0 || w->nranks >= RX_SIM_MAXID)
         return RX_ERR_INVAL;
     if (!o->rank_node && w->nranks > t->nnodes) {
         rx_log_error("rdmx-topo: %u ranks on %u nodes: give a placement (rank -> node)", w->nranks, t->nnodes);
@@ -502,11 +507,15 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
     res->nlinks = t->nlinks;
     res->link_bytes = calloc(t->nlinks, sizeof *res->link_bytes);
     res->link_maxflows = calloc(t->nlinks, sizeof *res->link_maxflows);
-    s->ls = calloc(t->nlinks, sizeof *s->ls);
-    s->route_load = calloc(t->nlinks, sizeof *s->route_load);
+    s->ls = aligned_alloc(_Alignof(rx_link_state_t), (t->nlinks ? t->nlinks : 1) * sizeof *s->ls);
+    if (s->ls) {
+        memset(s->ls, 0, t->nlinks * sizeof *s->ls);
+        for (uint32_t l = 0; l < t->nlinks; l++)
+            s->ls[l].bw = t->l[l].bw;
+    }
     s->ranks = calloc(w->nranks, sizeof *s->ranks);
     s->injecting = calloc(t->nnodes, 1);
-    if (!res->link_bytes || !res->link_maxflows || !s->ls || !s->route_load || !s->ranks || !s->injecting)
+    if (!res->link_bytes || !res->link_maxflows || !s->ls || !s->ranks || !s->injecting)
         return RX_ERR_NOMEM;
     if (o->rank_node) {
         s->rank_node = o->rank_node;
@@ -538,7 +547,8 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
                 s->rjob[i] = j;
         }
     }
-    s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = s->route_load};
+    s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = &s->ls[0].load,
+                              .load_stride = sizeof *s->ls / sizeof s->ls[0].load};
     return rx_solver_init(s);
 }
 
@@ -597,6 +607,16 @@ int rx_sim_stuck(rx_sim_t *s, int phase_done)
     return RX_OK;
 }
 
+void rx_sim_flush_links(rx_sim_t *s)
+{
+    for (uint32_t l = 0; l < s->t->nlinks; l++) {
+        s->res->link_bytes[l] += s->ls[l].bytes;
+        if (s->ls[l].maxflows > s->res->link_maxflows[l])
+            s->res->link_maxflows[l] = s->ls[l].maxflows;
+        s->ls[l].bytes = 0;
+    }
+}
+
 void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, double peak_rate, double sat_rate)
 {
     res->throughput = res->time > 0 && inj_sum > 0 ? res->net_bytes / res->time / inj_sum : 0;
@@ -624,6 +644,8 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
         rc = rx_sim_loop(s);
     if (!rc && s->nfinished < w->nranks)
         rc = rx_sim_stuck(s, 0);
+    if (!rc)
+        rx_sim_flush_links(s);
     if (!rc)
         rx_sim_finish(t, res, s->inj_sum, s->peak_rate, s->sat_rate);
     res->cpu_seconds = rx_time_now() - t0;

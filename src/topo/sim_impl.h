@@ -12,13 +12,11 @@ enum { RX_EV_FLOW_DONE = 0, RX_EV_FLOW_ACTIVATE, RX_EV_LOCAL_DONE, RX_EV_COMPUTE
 
 typedef struct rx_flow {
     double rem;    /* bytes left at t_upd */
-    double rate;   /* bytes per second */
     double t_upd;
     double nrate;  /* solver: the new rate */
     uint64_t bytes;
     uint32_t src, dst; /* ranks */
     uint32_t next_free;
-    uint32_t frozen;   /* solver epoch in which the flow got its rate */
     uint32_t apos;     /* index in rx_sim_t.act while active */
     uint16_t nh;
     uint8_t state;
@@ -28,15 +26,29 @@ typedef struct rx_flow {
     uint32_t pos[RX_ROUTE_MAXHOPS]; /* index of this flow in each link's flow list */
 } rx_flow_t;
 
+/* Everything the simulator keeps per link, in one cache line: an event or a re-solve touches a
+ * link once instead of once per array (link counts reach 10^5, far beyond the caches). */
 typedef struct rx_link_state {
-    uint32_t *fl; /* active flows on the link, unordered (swap-remove) */
+    _Alignas(64) uint32_t *fl; /* active flows on the link, unordered (swap-remove) */
     uint32_t n, cap;
+    double bw;    /* of the fabric link */
+    double rcap;  /* solver: capacity left to the flows not frozen yet */
+    uint32_t unf; /* solver: those flows */
+    uint32_t mark, ver; /* solver: epoch of the last visit; version of the link's heap entries */
+    uint32_t newcnt;    /* solver: arrived flows on it */
+    uint32_t load;      /* flows routed over it and not finished (UGAL reads it) */
+    uint32_t maxflows;  /* most flows at once */
+    double bytes;       /* that crossed it */
 } rx_link_state_t;
 
+/* 16 bytes: more of the event heap in cache */
 typedef struct rx_event {
     double t;
-    uint32_t id, ver, type;
+    uint32_t id : 30; /* flow or rank (both below RX_SIM_MAXID) */
+    uint32_t type : 2;
+    uint32_t ver;
 } rx_event_t;
+#define RX_SIM_MAXID (1u << 30)
 
 typedef struct rx_post {
     uint8_t op;
@@ -68,17 +80,17 @@ typedef struct rx_sim {
     const uint32_t *rank_node;
     uint32_t *own_rank_node;
     double now;
-    /* flows */
+    /* flows; what the solver reads of every flow on a link is kept apart from the records, in
+     * arrays indexed by flow id, so that scanning a link's flows stays in cache */
     rx_flow_t *f;
     uint32_t *fmark;
+    double *frate;    /* bytes per second */
+    uint32_t *frozen; /* solver epoch in which the flow got its rate */
     uint32_t nf, fcap, ffree, live;
-    /* the active flows and their rates, packed: the solver scans rates, not flow records */
-    uint32_t *act;
-    double *arate;
+    uint32_t *act; /* the active flows */
     uint32_t nact, actcap;
     uint64_t flow_seq;
     rx_link_state_t *ls;
-    uint32_t *route_load;
     /* events */
     rx_event_t *ev;
     uint32_t nev, evcap;
@@ -96,12 +108,9 @@ typedef struct rx_sim {
     double departed_min;                 /* lowest rate of the flows that left since then */
     uint32_t *dlinks, ndl, dlcap;        /* links those flows crossed (repeats allowed) */
     int changed;
-    uint32_t *newcnt;                    /* per link: arrived flows on it (solver scratch) */
     double *rbuf;
     uint32_t rbufcap;
-    uint32_t *lmark, *lver, epoch;
-    double *rcap;
-    uint32_t *unf;
+    uint32_t epoch;
     uint32_t *clinks, *cflows, ncflows_cap;
     rx_solve_entry_t *heap;
     size_t nheap, heapcap;
@@ -116,7 +125,7 @@ int rx_solver_init(rx_sim_t *s);
 void rx_solver_free(rx_sim_t *s);
 int rx_solve(rx_sim_t *s);
 int rx_solver_arrive(rx_sim_t *s, uint32_t fid);
-int rx_solver_depart(rx_sim_t *s, const rx_flow_t *f);
+int rx_solver_depart(rx_sim_t *s, uint32_t fid);
 int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid);
 /* sim.c: allocation, the event loop, the deadlock report, the derived metrics, release */
 int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);
@@ -125,6 +134,8 @@ int rx_sim_loop(rx_sim_t *s);
 /* Logs why ranks wait (phase_done: only ranks that did not complete the phase); RX_ERR_INVAL if any does. */
 int rx_sim_stuck(rx_sim_t *s, int phase_done);
 void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, double peak_rate, double sat_rate);
+/* Adds the per-link figures of s (bytes, most flows at once) into its result's arrays. */
+void rx_sim_flush_links(rx_sim_t *s);
 void rx_sim_cleanup(rx_sim_t *s);
 /* sim_phase.c: barrier-synchronised workloads, phase by phase (independent: the fabric is empty
  * at every barrier), on several threads */

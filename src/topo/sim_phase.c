@@ -375,6 +375,7 @@ int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t 
     double inj_sum = 0;
     if (!rc) {
         for (int i = 0; i < nth; i++) {
+            rx_sim_flush_links(&wk[i].s);
             const rx_sim_result_t *r = &wk[i].res;
             res->net_bytes += r->net_bytes;
             res->flows += r->flows;

@@ -3,8 +3,10 @@
  *
  * Filling: each link offers (capacity left) / (unfrozen flows); the link with the smallest offer is
  * the next bottleneck, its flows freeze at that rate (their "level") and are charged on their other
- * links. Offers only grow as flows freeze, so a heap with lazy deletion (a version per link) finds
- * the minimum.
+ * links. Offers only grow as flows freeze, so the heap holds one entry per link, a lower bound of
+ * its offer: a link whose offer changed since its entry was made (a version per link) goes back in
+ * at its current offer when the entry comes out, and the first entry that comes out current is
+ * the minimum. Charging a link is then no heap operation.
  *
  * Incremental re-solve. Filling visits levels in increasing order, so two runs agree up to the first
  * level where some offer differs. A flow that left was unfrozen, on every link it crossed, until its
@@ -23,27 +25,16 @@
 
 int rx_solver_init(rx_sim_t *s)
 {
-    uint32_t L = s->t->nlinks;
-    s->lmark = calloc(L, sizeof *s->lmark);
-    s->lver = calloc(L, sizeof *s->lver);
-    s->rcap = malloc(L * sizeof *s->rcap);
-    s->unf = malloc(L * sizeof *s->unf);
-    s->clinks = malloc(L * sizeof *s->clinks);
-    s->newcnt = calloc(L, sizeof *s->newcnt);
+    s->clinks = malloc(s->t->nlinks * sizeof *s->clinks);
     s->departed_min = INFINITY;
-    if (!s->lmark || !s->lver || !s->rcap || !s->unf || !s->clinks || !s->newcnt)
+    if (!s->clinks)
         return RX_ERR_NOMEM;
     return RX_OK;
 }
 
 void rx_solver_free(rx_sim_t *s)
 {
-    free(s->lmark);
-    free(s->lver);
-    free(s->rcap);
-    free(s->unf);
     free(s->clinks);
-    free(s->newcnt);
     free(s->arrived);
     free(s->rbuf);
     free(s->cflows);
@@ -51,10 +42,11 @@ void rx_solver_free(rx_sim_t *s)
     free(s->dlinks);
 }
 
-int rx_solver_depart(rx_sim_t *s, const rx_flow_t *f)
+int rx_solver_depart(rx_sim_t *s, uint32_t fid)
 {
-    if (f->rate < s->departed_min)
-        s->departed_min = f->rate;
+    const rx_flow_t *f = &s->f[fid];
+    if (s->frate[fid] < s->departed_min)
+        s->departed_min = s->frate[fid];
     s->changed = 1;
     if (s->ndl + f->nh > s->dlcap) {
         uint32_t cap = s->dlcap ? s->dlcap * 2 : 1024;
@@ -108,12 +100,21 @@ static double rx_arrival_level(rx_sim_t *s, uint32_t l, uint32_t k, int *rc)
         s->rbufcap = ls->n;
     }
     for (uint32_t j = 0; j < ls->n; j++) {
-        const rx_flow_t *f = &s->f[ls->fl[j]];
-        if (f->rate > 0 || f->frozen != UINT32_MAX) /* arrived flows are the k counted apart */
-            s->rbuf[n++] = f->rate;
+        uint32_t fid = ls->fl[j];
+        if (s->frate[fid] > 0 || s->frozen[fid] != UINT32_MAX) /* arrived flows are the k counted apart */
+            s->rbuf[n++] = s->frate[fid];
     }
-    qsort(s->rbuf, n, sizeof *s->rbuf, rx_cmp_double);
-    double cap = s->t->l[l].bw, frozen = 0;
+    if (n <= 32) { /* the usual few flows of a link: insertion sort, no calls per comparison */
+        for (uint32_t i = 1; i < n; i++) {
+            double x = s->rbuf[i];
+            uint32_t j = i;
+            for (; j > 0 && s->rbuf[j - 1] > x; j--)
+                s->rbuf[j] = s->rbuf[j - 1];
+            s->rbuf[j] = x;
+        }
+    } else
+        qsort(s->rbuf, n, sizeof *s->rbuf, rx_cmp_double);
+    double cap = ls->bw, frozen = 0;
     for (uint32_t i = 0; i <= n; i++) {
         double lev = (cap - frozen) / (double)(k + n - i);
         if (i == n || lev <= s->rbuf[i])
@@ -134,7 +135,7 @@ static int rx_heap_push(rx_sim_t *s, double share, uint32_t link)
         s->heapcap = cap;
     }
     size_t i = s->nheap++;
-    rx_solve_entry_t x = {share, link, s->lver[link]};
+    rx_solve_entry_t x = {share, link, s->ls[link].ver};
     while (i > 0) {
         size_t p = (i - 1) / 2;
         if (s->heap[p].share <= share)
@@ -186,9 +187,9 @@ int rx_solve(rx_sim_t *s)
     s->changed = 0;
     s->epoch++;
     if (s->epoch == UINT32_MAX) { /* wrapped: marks of long ago could look current */
-        memset(s->lmark, 0, s->t->nlinks * sizeof *s->lmark);
-        for (uint32_t i = 0; i < s->nf; i++)
-            s->f[i].frozen = 0;
+        for (uint32_t l = 0; l < s->t->nlinks; l++)
+            s->ls[l].mark = 0;
+        memset(s->frozen, 0, s->fcap * sizeof *s->frozen);
         memset(s->fmark, 0, s->fcap * sizeof *s->fmark);
         s->epoch = 1;
     }
@@ -197,20 +198,20 @@ int rx_solve(rx_sim_t *s)
     double level = s->departed_min;
     for (uint32_t i = 0; i < s->narrived; i++) {
         rx_flow_t *f = &s->f[s->arrived[i]];
-        f->frozen = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
+        s->frozen[s->arrived[i]] = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
         for (int k = 0; k < f->nh; k++)
-            s->newcnt[f->path[k]]++;
+            s->ls[f->path[k]].newcnt++;
     }
     for (uint32_t i = 0; i < s->narrived && !rc; i++) {
         rx_flow_t *f = &s->f[s->arrived[i]];
         for (int k = 0; k < f->nh && !rc; k++) {
             uint32_t l = f->path[k];
-            if (!s->newcnt[l])
+            if (!s->ls[l].newcnt)
                 continue; /* done already */
-            double lev = rx_arrival_level(s, l, s->newcnt[l], &rc);
+            double lev = rx_arrival_level(s, l, s->ls[l].newcnt, &rc);
             if (lev < level)
                 level = lev;
-            s->newcnt[l] = 0;
+            s->ls[l].newcnt = 0;
         }
     }
     if (rc)
@@ -226,7 +227,7 @@ int rx_solve(rx_sim_t *s)
         if (s->f[fid].state != RX_FS_ACTIVE || s->fmark[fid] == ep)
             continue;
         s->fmark[fid] = ep;
-        s->f[fid].frozen = 0;
+        s->frozen[fid] = 0;
         if ((rc = rx_cflow_add(s, &nfl, fid)))
             return rc;
     }
@@ -244,8 +245,8 @@ int rx_solve(rx_sim_t *s)
         for (uint32_t i = 0; i < nfl; i++) {
             const rx_flow_t *f = &s->f[s->cflows[i]];
             for (int k = 0; k < f->nh; k++)
-                if (s->lmark[f->path[k]] != ep) {
-                    s->lmark[f->path[k]] = ep;
+                if (s->ls[f->path[k]].mark != ep) {
+                    s->ls[f->path[k]].mark = ep;
                     s->clinks[nl++] = f->path[k];
                 }
         }
@@ -257,29 +258,29 @@ int rx_solve(rx_sim_t *s)
         for (uint32_t i = 0; i < nfl; i++) {
             const rx_flow_t *f = &s->f[s->cflows[i]];
             for (int k = 0; k < f->nh; k++)
-                if (s->lmark[f->path[k]] != ep) {
-                    s->lmark[f->path[k]] = ep;
+                if (s->ls[f->path[k]].mark != ep) {
+                    s->ls[f->path[k]].mark = ep;
                     s->clinks[nl++] = f->path[k];
                 }
         }
         for (uint32_t i = 0; i < s->ndl; i++)
-            if (s->lmark[s->dlinks[i]] != ep) {
-                s->lmark[s->dlinks[i]] = ep;
+            if (s->ls[s->dlinks[i]].mark != ep) {
+                s->ls[s->dlinks[i]].mark = ep;
                 s->clinks[nl++] = s->dlinks[i];
             }
         for (uint32_t q = 0; q < nl; q++) {
             const rx_link_state_t *ls = &s->ls[s->clinks[q]];
             for (uint32_t j = 0; j < ls->n; j++) {
                 uint32_t fid = ls->fl[j];
-                const rx_flow_t *f = &s->f[fid];
-                if (s->fmark[fid] == ep || s->arate[f->apos] < cut)
+                if (s->fmark[fid] == ep || s->frate[fid] < cut)
                     continue;
+                const rx_flow_t *f = &s->f[fid];
                 s->fmark[fid] = ep;
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
                 for (int k = 0; k < f->nh; k++)
-                    if (s->lmark[f->path[k]] != ep) {
-                        s->lmark[f->path[k]] = ep;
+                    if (s->ls[f->path[k]].mark != ep) {
+                        s->ls[f->path[k]].mark = ep;
                         s->clinks[nl++] = f->path[k];
                     }
             }
@@ -293,60 +294,64 @@ int rx_solve(rx_sim_t *s)
     s->nheap = 0;
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t l = s->clinks[i];
-        const rx_link_state_t *ls = &s->ls[l];
-        double cap = s->t->l[l].bw;
+        rx_link_state_t *ls = &s->ls[l];
+        double cap = ls->bw;
         uint32_t u = 0;
         for (uint32_t j = 0; j < ls->n; j++) {
             uint32_t fid = ls->fl[j];
             if (s->fmark[fid] == ep)
                 u++;
             else
-                cap -= s->f[fid].rate;
+                cap -= s->frate[fid];
         }
-        s->rcap[l] = cap > 0 ? cap : 0;
-        s->unf[l] = u;
-        s->lver[l]++;
-        if (u && (rc = rx_heap_push(s, s->rcap[l] / u, l)))
+        ls->rcap = cap > 0 ? cap : 0;
+        ls->unf = u;
+        ls->ver++;
+        if (u && (rc = rx_heap_push(s, ls->rcap / u, l)))
             return rc;
     }
     while (s->nheap) {
         rx_solve_entry_t e = rx_heap_pop(s);
         uint32_t l = e.link;
-        if (e.ver != s->lver[l] || !s->unf[l])
+        const rx_link_state_t *ls = &s->ls[l];
+        if (!ls->unf)
             continue;
-        double share = s->rcap[l] / s->unf[l];
+        if (e.ver != ls->ver) { /* its offer grew since the entry was made: back in at the current one */
+            if ((rc = rx_heap_push(s, ls->rcap / ls->unf, l)))
+                return rc;
+            continue;
+        }
+        double share = ls->rcap / ls->unf;
         if (share < 0)
             share = 0;
-        const rx_link_state_t *ls = &s->ls[l];
         for (uint32_t j = 0; j < ls->n; j++) {
             uint32_t fid = ls->fl[j];
-            rx_flow_t *f = &s->f[fid];
-            if (s->fmark[fid] != ep || f->frozen == ep)
+            if (s->fmark[fid] != ep || s->frozen[fid] == ep)
                 continue;
-            f->frozen = ep;
+            rx_flow_t *f = &s->f[fid];
+            s->frozen[fid] = ep;
             f->nrate = share;
             for (int k = 0; k < f->nh; k++) {
                 uint32_t l2 = f->path[k];
-                s->rcap[l2] -= share;
-                s->unf[l2]--;
-                s->lver[l2]++;
-                if (l2 != l && s->unf[l2] && (rc = rx_heap_push(s, s->rcap[l2] / s->unf[l2], l2)))
-                    return rc;
+                rx_link_state_t *x = &s->ls[l2];
+                x->rcap -= share;
+                x->unf--;
+                x->ver++;
             }
         }
     }
     for (uint32_t i = 0; i < nfl; i++) {
         uint32_t fid = s->cflows[i];
         rx_flow_t *f = &s->f[fid];
-        if (f->nrate == f->rate && f->rate > 0)
+        double rate = s->frate[fid];
+        if (f->nrate == rate && rate > 0)
             continue;
-        f->rem -= f->rate * (s->now - f->t_upd);
+        f->rem -= rate * (s->now - f->t_upd);
         if (f->rem < 0)
             f->rem = 0;
         f->t_upd = s->now;
-        s->agg_rate += f->nrate - f->rate;
-        f->rate = f->nrate;
-        s->arate[f->apos] = f->rate;
+        s->agg_rate += f->nrate - rate;
+        s->frate[fid] = f->nrate;
         if ((rc = rx_sim_schedule_done(s, fid)))
             return rc;
     }

@@ -22,11 +22,17 @@ program f90_mpi
   next = mod(rank + 1, np)
   prev = mod(rank + np - 1, np)
 
-  ! a strided section goes out as it is and arrives in a contiguous array
+  ! a strided section goes out as it is and arrives in a contiguous array (where
+  ! MPI_SUBARRAYS_SUPPORTED: elsewhere a section in a nonblocking call is a copy)
   a = [(real(rank * 100 + i), i = 1, 20)]
   b = -1.0
   call MPI_Irecv(b, 10, MPI_REAL, prev, 1, MPI_COMM_WORLD, reqs(1), ierr)
-  call MPI_Isend(a(1:20:2), 10, MPI_REAL, next, 1, MPI_COMM_WORLD, reqs(2), ierr)
+  if (MPI_SUBARRAYS_SUPPORTED) then
+    call MPI_Isend(a(1:20:2), 10, MPI_REAL, next, 1, MPI_COMM_WORLD, reqs(2), ierr)
+  else
+    call MPI_Send(a(1:20:2), 10, MPI_REAL, next, 1, MPI_COMM_WORLD, ierr)
+    reqs(2) = MPI_REQUEST_NULL
+  end if
   call MPI_Waitall(2, reqs, stats, ierr)
   if (ierr /= MPI_SUCCESS) errs = errs + 1
   if (stats(MPI_SOURCE, 1) /= prev .or. stats(MPI_TAG, 1) /= 1) errs = errs + 1

@@ -51,6 +51,23 @@ if(NOT o MATCHES "reused phases +9[0-9] ")
   message(SEND_ERROR "the ring's repeated rounds were not reused:\n${o}")
 endif()
 
+# the incremental solver (re-fills above the level an event reaches; one heap entry per link)
+# against re-solving every flow at every event, and phase reuse against simulating every phase, on
+# the adversarial dragonfly pattern and all-to-all under every dragonfly routing
+set(df2 dragonfly:a=4,p=4,h=2,g=9)
+foreach(spec "adversarial;ugal" "adversarial;valiant" "adversarial;minimal" "alltoall;ugal" "alltoall;ugal-l"
+             "alltoall;minimal" "uniform;ugal")
+  list(GET spec 0 pat)
+  list(GET spec 1 rt)
+  run(inc sim -t ${df2} --pattern ${pat} --flows 4 --bytes 64k --routing ${rt} --iterations 2 --csv ${OUT}/i.csv)
+  run(ref sim -t ${df2} --pattern ${pat} --flows 4 --bytes 64k --routing ${rt} --iterations 2 --full-solve --no-reuse
+      --csv ${OUT}/f.csv)
+  same("${pat} ${rt}: incremental and full re-solves" "${inc}" "${ref}")
+  file(READ ${OUT}/i.csv c1)
+  file(READ ${OUT}/f.csv c2)
+  same("${pat} ${rt} link loads: incremental and full re-solves" "${c1}" "${c2}")
+endforeach()
+
 # in memory versus the written schedule, rank synchronisation, odd and power-of-two counts
 foreach(algo allreduce-ring allreduce-rabenseifner alltoall-pairwise allgather-bruck gather-linear bcast-binomial)
   foreach(n 13 32)

@@ -921,6 +921,31 @@ RX_MPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcou
                                           const MPI_Datatype recvtypes[], MPI_Comm comm,
                                           MPI_Info info, MPI_Request *request))
 /* end of persistent collectives */
+/* process management: see src/mpi/dynamic.c for what rdmx provides */
+#define MPI_MAX_PORT_NAME 256
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+RX_MPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info,
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[]))
+RX_MPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[],
+                                      char **array_of_argv[], const int array_of_maxprocs[],
+                                      const MPI_Info array_of_info[], int root, MPI_Comm comm,
+                                      MPI_Comm *intercomm, int array_of_errcodes[]))
+RX_MPI_API(int, Comm_get_parent, (MPI_Comm *parent))
+RX_MPI_API(int, Open_port, (MPI_Info info, char *port_name))
+RX_MPI_API(int, Close_port, (const char *port_name))
+RX_MPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                              MPI_Comm *newcomm))
+RX_MPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                               MPI_Comm *newcomm))
+RX_MPI_API(int, Comm_disconnect, (MPI_Comm *comm))
+RX_MPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm))
+RX_MPI_API(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name))
+RX_MPI_API(int, Unpublish_name, (const char *service_name, MPI_Info info,
+                                 const char *port_name))
+RX_MPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name))
+/* end of process management */
 /* persistent requests */
 RX_MPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                             MPI_Comm comm, MPI_Request *request))

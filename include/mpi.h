@@ -946,6 +946,33 @@ RX_MPI_API(int, Unpublish_name, (const char *service_name, MPI_Info info,
                                  const char *port_name))
 RX_MPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name))
 /* end of process management */
+/* sessions (MPI-4): see src/mpi/session.c */
+typedef int MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0x7c000000)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+#define MPI_ERR_SESSION 58
+#define MPI_ERR_PROC_ABORTED 59
+#define MPI_ERR_VALUE_TOO_LARGE 60
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errcode, ...);
+RX_MPI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+RX_MPI_API(int, Session_finalize, (MPI_Session *session))
+RX_MPI_API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+RX_MPI_API(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                       char *pset_name))
+RX_MPI_API(int, Session_get_pset_info, (MPI_Session session, const char *pset_name,
+                                        MPI_Info *info))
+RX_MPI_API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+RX_MPI_API(int, Session_create_errhandler,
+           (MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+RX_MPI_API(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+RX_MPI_API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
+                                          MPI_Group *newgroup))
+RX_MPI_API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info,
+                                         MPI_Errhandler errhandler, MPI_Comm *newcomm))
+/* end of sessions */
 /* persistent requests */
 RX_MPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                             MPI_Comm comm, MPI_Request *request))

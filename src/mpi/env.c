@@ -15,8 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Who holds the runtime (env_share.h), and whether MPI_Finalize came. */
-static int rx_env_users, rx_env_mpi_done;
+/* Who holds the runtime (env_share.h), who ever did, and whether
+ * MPI_Finalize came. */
+static int rx_env_users, rx_env_ever, rx_env_mpi_done;
 
 int rx_env_holds(int user) { return (rx_env_users & user) != 0; }
 
@@ -26,7 +27,8 @@ int rx_env_start(int user, int required, int *provided, const char *fn)
 {
     if (rx_rt.initialized && !rx_rt.finalized && !(rx_env_users & user) &&
         !(user == RX_ENV_MPI && rx_env_mpi_done)) {
-        rx_env_users |= user; /* the other library started it */
+        rx_env_users |= user; /* another user started it */
+        rx_env_ever |= user;
         if (provided)
             *provided = rx_rt.thread_level;
         return MPI_SUCCESS;
@@ -39,6 +41,7 @@ int rx_env_start(int user, int required, int *provided, const char *fn)
     }
     int rc = rx_runtime_start(required, provided, fn);
     rx_env_users |= user;
+    rx_env_ever |= user;
     return rc;
 }
 
@@ -119,8 +122,8 @@ int PMPI_Finalize(void)
     if (rx_env_mpi_done)
         return rx_mpi_err(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI was already finalized");
     rx_env_mpi_done = 1;
-    if (rx_env_users & RX_ENV_SHMEM) {
-        /* OpenSHMEM still runs on it: only MPI's own end */
+    if (rx_env_users & (RX_ENV_SHMEM | RX_ENV_SESSION)) {
+        /* OpenSHMEM or sessions still run on it: only the world model's end */
         rx_env_users &= ~RX_ENV_MPI;
         rx_mpi_part_fini();
         int rc = rx_coll_barrier(rx_comm_world());
@@ -165,7 +168,8 @@ int PMPI_Initialized(int *flag)
         return rx_rt.initialized && !rx_rt.finalized
                    ? rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL")
                    : MPI_ERR_ARG;
-    *flag = rx_rt.initialized;
+    /* the world model's state (MPI-4.0 §11.2.1): sessions do not count */
+    *flag = (rx_env_ever & (RX_ENV_MPI | RX_ENV_SHMEM)) != 0;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Initialized)
@@ -176,7 +180,7 @@ int PMPI_Finalized(int *flag)
         return rx_rt.initialized && !rx_rt.finalized
                    ? rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL")
                    : MPI_ERR_ARG;
-    *flag = rx_rt.finalized || rx_env_mpi_done;
+    *flag = rx_env_mpi_done || (rx_rt.finalized && (rx_env_ever & (RX_ENV_MPI | RX_ENV_SHMEM)));
     return MPI_SUCCESS;
 }
 RX_ALIAS(Finalized)

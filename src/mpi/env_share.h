@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT
- * The runtime shared by the MPI and OpenSHMEM libraries (src/mpi/env.c):
- * whichever of MPI_Init and shmem_init comes first starts it, the other
- * joins; the last of MPI_Finalize and shmem_finalize stops it. */
+ * The runtime shared by the MPI world model, MPI sessions and OpenSHMEM
+ * (src/mpi/env.c): whichever of MPI_Init, the first MPI_Session_init and
+ * shmem_init comes first starts it, the others join; the last of
+ * MPI_Finalize, the last MPI_Session_finalize and shmem_finalize stops it. */
 #ifndef RX_MPI_ENV_SHARE_H
 #define RX_MPI_ENV_SHARE_H
 
-enum { RX_ENV_MPI = 1, RX_ENV_SHMEM = 2 };
+enum { RX_ENV_MPI = 1, RX_ENV_SHMEM = 2, RX_ENV_SESSION = 4 /* the open MPI sessions */ };
 
 /* Start (or join) the runtime for user; MPI thread level required. Returns
  * MPI_SUCCESS; ends the process on a failed start, as MPI_Init does. */

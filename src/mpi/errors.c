@@ -90,7 +90,8 @@ static const char *const rx_class_names[] = {
     "MPI_ERR_FILE_EXISTS", "MPI_ERR_BAD_FILE", "MPI_ERR_ACCESS", "MPI_ERR_NO_SPACE",
     "MPI_ERR_QUOTA", "MPI_ERR_READ_ONLY", "MPI_ERR_FILE_IN_USE", "MPI_ERR_DUP_DATAREP",
     "MPI_ERR_CONVERSION", "MPI_ERR_IO", "MPI_ERR_RMA_RANGE", "MPI_ERR_RMA_ATTACH",
-    "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR",
+    "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR", "MPI_ERR_SESSION", "MPI_ERR_PROC_ABORTED",
+    "MPI_ERR_VALUE_TOO_LARGE",
 };
 
 static const char *const rx_class_texts[] = {
@@ -109,7 +110,8 @@ static const char *const rx_class_texts[] = {
     "not enough space", "quota exceeded", "read-only file or file system", "file in use",
     "data representation already defined", "data conversion error", "I/O error",
     "target memory outside the window", "memory cannot be attached",
-    "memory cannot be shared", "wrong window flavor",
+    "memory cannot be shared", "wrong window flavor", "invalid session",
+    "a process aborted", "value too large for its output",
 };
 
 #define RX_NCLASSES ((int)(sizeof rx_class_names / sizeof rx_class_names[0]))
@@ -135,21 +137,12 @@ int rx_mpi_class_of(int status)
 
 rx_comm_t *rx_comm_world(void) { return rx_comm_get(MPI_COMM_WORLD); }
 
-int rx_mpi_err(rx_comm_t *comm, int cls, const char *fn, const char *fmt, ...)
+int rx_mpi_err_handler(int eh, int object, int cls, const char *fn, const char *msg)
 {
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!comm)
-        comm = rx_comm_world();
-    int eh = comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
     rx_errh_t *h = rx_htab_get_held(&rx_errh_table, eh);
     if (h && !h->predefined && h->fn) {
-        MPI_Comm ch = rx_comm_handle(comm);
         int code = cls;
-        h->fn(&ch, &code, fn, msg);
+        h->fn(&object, &code, fn, msg); /* the object's handle, whatever its kind */
         return cls;
     }
     if (eh == MPI_ERRORS_RETURN)
@@ -161,6 +154,19 @@ int rx_mpi_err(rx_comm_t *comm, int cls, const char *fn, const char *fmt, ...)
     snprintf(why, sizeof why, "%s: %s", fn, msg);
     rx_boot_abort(cls == 0 ? 1 : cls, why);
     _exit(cls == 0 ? 1 : cls);
+}
+
+int rx_mpi_err(rx_comm_t *comm, int cls, const char *fn, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!comm)
+        comm = rx_comm_world();
+    return rx_mpi_err_handler(comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL,
+                              comm ? rx_comm_handle(comm) : MPI_COMM_NULL, cls, fn, msg);
 }
 
 int rx_mpi_not_initialized(const char *fn)

@@ -25,6 +25,9 @@ int rx_inter_split(rx_comm_t *c, int color, int key, MPI_Comm *newcomm, const ch
 int rx_inter_create(rx_comm_t *c, rx_group_t *g, MPI_Comm *newcomm, const char *fn);
 /* Free the hidden communicators of c (from rx_comm_reclaim_now). */
 void rx_inter_release(rx_comm_t *c);
+/* The tag the members of a creation from groups derive from its string tag
+ * (FNV-1a, within the tags every MPI offers): intercomm.c, session.c. */
+int rx_string_tag(const char *s);
 /* MPI_Comm_compare of two intercommunicators: the weaker of the results of
  * the local and the remote groups. */
 static inline int rx_inter_compare_worse(int a, int b) { return a > b ? a : b; }

@@ -224,9 +224,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 }
 RX_ALIAS(Intercomm_create)
 
-/* The tag both groups derive from the string tag (FNV-1a, within the
- * tags every MPI offers). */
-static int rx_string_tag(const char *s)
+int rx_string_tag(const char *s)
 {
     uint32_t h = 2166136261u;
     for (; *s; s++)

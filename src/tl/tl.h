@@ -165,7 +165,7 @@ typedef struct rx_tl_ops {
                 const struct iovec *remote, size_t nremote, const rx_rkey_t *rkey);
     /* One-sided atomics on count elements of type (rx_tl_amo_type) at
      * (rkey, offset) where amo_types allows (op, type), RX_ERR_UNSUPPORTED
-     * elsewhere. With fetched (and always for CSWAP, count 1) it returns
+     * elsewhere. READ and CSWAP (count 1) need fetched. With fetched it returns
      * once the old values are in fetched; without, it returns once issued:
      * operand must stay unchanged until flush(world_peer), which completes
      * it. */

@@ -372,6 +372,8 @@ static int rx_ofi_atomic_checked(rx_tl_t *tl, int world_peer, int op, int type, 
     if (!(tl->caps & RX_TL_CAP_ATOMIC) || op < 0 || op >= RX_TL_AMO_NOPS || type < 0 ||
         type >= RX_TL_AMT_NTYPES || !(tl->amo_types[op] & (1u << type)))
         return RX_ERR_UNSUPPORTED;
+    if (!fetched && (op == RX_TL_AMO_READ || op == RX_TL_AMO_CSWAP))
+        return RX_ERR_INVAL; /* the provider would take it and fail at the target */
     return rx_ofi_atomic(tl, world_peer, op, type, count, operand, compare, fetched, rkey,
                          offset);
 }

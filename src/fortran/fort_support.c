@@ -117,10 +117,14 @@ void rx_f_str_free(char *c, char *stack)
         free(c);
 }
 
+/* An array of statuses: the Fortran array itself when aligned (the same
+ * bytes, fort_support.h), else a copy in stack or on the heap. */
 MPI_Status *rx_f_statuses(MPI_Fint *f, MPI_Fint n, MPI_Status *stack)
 {
     if (rx_f_status_ignored(f))
         return MPI_STATUSES_IGNORE;
+    if (rx_f_status_aligned(f))
+        return (MPI_Status *)(void *)f;
     if (n <= RX_F_STATUS_STACK)
         return stack;
     return calloc((size_t)n, sizeof(MPI_Status));
@@ -129,15 +133,14 @@ MPI_Status *rx_f_statuses(MPI_Fint *f, MPI_Fint n, MPI_Status *stack)
 void rx_f_statuses_done(MPI_Status *c, MPI_Fint *f, MPI_Fint n, MPI_Status *stack)
 {
     (void)stack;
-    if (c == MPI_STATUSES_IGNORE)
-        return;
-    for (MPI_Fint i = 0; i < n; i++) /* n is MPI_UNDEFINED when nothing completed */
-        PMPI_Status_c2f(&c[i], f + (size_t)i * MPI_F_STATUS_SIZE);
+    if (c == MPI_STATUSES_IGNORE || c == (MPI_Status *)(void *)f || n <= 0)
+        return; /* n is MPI_UNDEFINED when nothing completed */
+    memcpy(f, c, (size_t)n * sizeof *c);
 }
 
-void rx_f_statuses_free(MPI_Status *c, MPI_Status *stack)
+void rx_f_statuses_free(MPI_Status *c, MPI_Fint *f, MPI_Status *stack)
 {
-    if (c != stack && c != MPI_STATUSES_IGNORE)
+    if (c != stack && c != MPI_STATUSES_IGNORE && c != (MPI_Status *)(void *)f)
         free(c);
 }
 

@@ -12,6 +12,7 @@
 #include <ISO_Fortran_binding.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The sentinels of mpif.h and module mpi are common blocks (defined in
  * fort_support.c), those of mpi_f08 BIND(C) variables of the module: only
@@ -89,8 +90,12 @@ static inline int rx_f_cdesc_buf(const CFI_cdesc_t *d, MPI_Count count, MPI_Data
     b->count = count;
     b->type = dt;
     b->own_type = 0;
-    if (d->rank == 0 || mode == RX_F_ADDRESS || rx_f_contiguous(d)) {
+    if (d->rank == 0) { /* the sentinels are scalars */
         b->addr = rx_f_addr(d->base_addr);
+        return MPI_SUCCESS;
+    }
+    if (mode == RX_F_ADDRESS || rx_f_contiguous(d)) {
+        b->addr = d->base_addr;
         return MPI_SUCCESS;
     }
     return rx_f_buf_section(d, count, dt, mode, fn, b);
@@ -119,10 +124,50 @@ void rx_f_str_free(char *c, char *stack);
 
 /* ---- statuses ---- */
 
+/* A Fortran status holds the bytes of a C status (handle_conv.c: source, tag,
+ * error, cancelled, the byte count's low and high halves), so a C call writes
+ * the Fortran status itself when it is aligned as MPI_Status; only a status at
+ * a 4-byte boundary goes through a copy. */
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint), "status size");
+_Static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fint) &&
+               offsetof(MPI_Status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
+               offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint) &&
+               offsetof(MPI_Status, rx_cancelled) == 3 * sizeof(MPI_Fint) &&
+               offsetof(MPI_Status, rx_bytes) == 4 * sizeof(MPI_Fint), "status layout");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the byte count's low half first");
+
+static inline int rx_f_status_aligned(const void *f)
+{
+    return ((uintptr_t)f & (_Alignof(MPI_Status) - 1)) == 0;
+}
+
+/* Where the C call writes the status: MPI_STATUS_IGNORE, f itself, or tmp. */
+static inline MPI_Status *rx_f_status_out(MPI_Fint *f, MPI_Status *tmp)
+{
+    if (rx_f_status_ignored(f))
+        return MPI_STATUS_IGNORE;
+    return rx_f_status_aligned(f) ? (MPI_Status *)(void *)f : tmp;
+}
+
+/* The same for a status the call reads (and may update). */
+static inline MPI_Status *rx_f_status_in(MPI_Fint *f, MPI_Status *tmp)
+{
+    MPI_Status *c = rx_f_status_out(f, tmp);
+    if (c == tmp)
+        memcpy(tmp, f, sizeof *tmp);
+    return c;
+}
+
+static inline void rx_f_status_done(const MPI_Status *c, MPI_Fint *f)
+{
+    if (c != MPI_STATUS_IGNORE && c != (const MPI_Status *)(const void *)f)
+        memcpy(f, c, sizeof *c);
+}
+
 #define RX_F_STATUS_STACK 16
 MPI_Status *rx_f_statuses(MPI_Fint *f, MPI_Fint n, MPI_Status *stack);
 void rx_f_statuses_done(MPI_Status *c, MPI_Fint *f, MPI_Fint n, MPI_Status *stack);
-void rx_f_statuses_free(MPI_Status *c, MPI_Status *stack);
+void rx_f_statuses_free(MPI_Status *c, MPI_Fint *f, MPI_Status *stack);
 
 /* ---- attributes ---- */
 

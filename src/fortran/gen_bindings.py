@@ -267,13 +267,11 @@ def c_wrapper(f, prefix, cdesc):
             cleanup.insert(0, 'out_%s: rx_f_str_free(c_%s, s_%s);' % (n, n, n))
             call.append('c_' + n)
         elif k in ('status', 'status_inout', 'status_in'):
-            pre.append('MPI_Status c_%s = {0};' % n)
-            pre.append('MPI_Status *p_%s = rx_f_status_ignored(%s) ? MPI_STATUS_IGNORE : &c_%s;'
-                       % (n, n, n))
-            if k != 'status':
-                pre.append('if (p_%s != MPI_STATUS_IGNORE) PMPI_Status_f2c(%s, p_%s);' % (n, n, n))
+            pre.append('MPI_Status c_%s;' % n)
+            pre.append('MPI_Status *p_%s = rx_f_status_%s(%s, &c_%s);'
+                       % (n, 'out' if k == 'status' else 'in', n, n))
             if k != 'status_in':
-                post.append('if (p_%s != MPI_STATUS_IGNORE) PMPI_Status_c2f(p_%s, %s);' % (n, n, n))
+                post.append('rx_f_status_done(p_%s, %s);' % (n, n))
             call.append('p_' + n)
         elif k == 'statuses':
             cnt = STATUS_COUNTS[f.name]
@@ -282,7 +280,7 @@ def c_wrapper(f, prefix, cdesc):
             pre.append('MPI_Status *p_%s = rx_f_statuses(%s, %s, s_%s);' % (n, n, total, n))
             pre.append('if (!p_%s) { rc = MPI_ERR_NO_MEM; goto out_%s; }' % (n, n))
             post.append('rx_f_statuses_done(p_%s, %s, *%s, s_%s);' % (n, n, cnt.lstrip('*'), n))
-            cleanup.insert(0, 'out_%s: rx_f_statuses_free(p_%s, s_%s);' % (n, n, n))
+            cleanup.insert(0, 'out_%s: rx_f_statuses_free(p_%s, %s, s_%s);' % (n, n, n, n))
             call.append('p_' + n)
         elif k == 'proc':
             call.append('(%s *)%s' % (a.ctype, n))

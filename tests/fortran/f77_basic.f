@@ -6,7 +6,7 @@
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       INTEGER IERR, RANK, NP, NEXT, PREV, I, N, ERRS
-      INTEGER STATUS(MPI_STATUS_SIZE), COUNT
+      INTEGER STATUS(MPI_STATUS_SIZE), COUNT, SODD(MPI_STATUS_SIZE+1)
       INTEGER SBUF(10), RBUF(10), ISUM
       DOUBLE PRECISION D, DSUM, T0
       LOGICAL L, LALL, LANY, FLAG
@@ -37,6 +37,13 @@
       DO I = 1, 10
          IF (RBUF(I) .NE. PREV * 100 + I) ERRS = ERRS + 1
       END DO
+! a status at a 4-byte boundary (the library writes aligned ones in place)
+      CALL MPI_SENDRECV(SBUF, 3, MPI_INTEGER, NEXT, 6, RBUF, 10,
+     &     MPI_INTEGER, PREV, 6, MPI_COMM_WORLD, SODD(2), IERR)
+      IF (SODD(1 + MPI_SOURCE) .NE. PREV) ERRS = ERRS + 1
+      IF (SODD(1 + MPI_TAG) .NE. 6) ERRS = ERRS + 1
+      CALL MPI_GET_COUNT(SODD(2), MPI_INTEGER, COUNT, IERR)
+      IF (COUNT .NE. 3) ERRS = ERRS + 1
 ! the same with MPI_STATUS_IGNORE and nonblocking calls
       CALL MPI_IRECV(RBUF, 10, MPI_INTEGER, PREV, 8, MPI_COMM_WORLD,
      &     N, IERR)

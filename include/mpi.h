@@ -973,6 +973,18 @@ RX_MPI_API(int, Group_from_session_pset, (MPI_Session session, const char *pset_
 RX_MPI_API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info,
                                          MPI_Errhandler errhandler, MPI_Comm *newcomm))
 /* end of sessions */
+/* partitioned communication (MPI-4): see src/mpi/partitioned.c */
+RX_MPI_API(int, Psend_init, (const void *buf, int partitions, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                             int source, int tag, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request))
+RX_MPI_API(int, Pready, (int partition, MPI_Request request))
+RX_MPI_API(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+RX_MPI_API(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+RX_MPI_API(int, Parrived, (MPI_Request request, int partition, int *flag))
+/* end of partitioned communication */
 /* persistent requests */
 RX_MPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                             MPI_Comm comm, MPI_Request *request))

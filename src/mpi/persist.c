@@ -2,16 +2,18 @@
  * Persistent requests: Send_init / Ssend_init / Rsend_init / Bsend_init /
  * Recv_init keep their arguments in the request (p_* fields) and a staging
  * buffer for datatypes whose memory is not their packed form, allocated once;
- * Start / Startall re-arm the request and hand it to the p2p layer. Wait and
+ * Start / Startall re-arm the request and hand it to the p2p layer (or, for
+ * persistent collectives and partitioned sends, to persist_coll.c and
+ * partitioned.c). Wait and
  * Test (wait.c) leave a completed persistent request allocated and inactive;
  * MPI_Request_free releases it. */
 #include "persist_impl.h"
 
 #include <stdlib.h>
 
-static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
-                           MPI_Comm comm, MPI_Request *request, int kind, int mode,
-                           const char *fn)
+int rx_persist_make(const void *buf, MPI_Count count, MPI_Datatype datatype, int peer, int tag,
+                    MPI_Comm comm, MPI_Request *request, int kind, int mode, size_t extra,
+                    rx_req_t **out, const char *fn)
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
@@ -39,21 +41,30 @@ static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, in
     r->p_mode = mode;
     r->bytes = (size_t)count * dt->wire;
     r->user_dtype = dt;
-    if (rx_dtype_wire_is_raw(dt)) {
-        r->buf = (void *)buf;
-    } else {
-        /* packed once per start into a buffer that lives with the request */
-        if (!(r->staging = malloc(r->bytes ? r->bytes : 1))) {
-            rx_req_release(r);
-            return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-        }
-        r->buf = r->staging;
-        if (recv)
-            r->user_buf = (void *)buf; /* unpacked by wait.c at completion */
+    int raw = rx_dtype_wire_is_raw(dt);
+    /* packed once per start into a buffer that lives with the request, which
+     * also holds the extra bytes the caller asked for (after the data) */
+    size_t staged = (raw ? 0 : r->bytes) + extra;
+    if (staged && !(r->staging = malloc(staged))) {
+        rx_req_release(r);
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
+    r->buf = raw ? (void *)buf : r->staging;
+    if (!raw && recv)
+        r->user_buf = (void *)buf; /* unpacked by wait.c at completion */
     rx_dtype_ref(dt); /* the application may free the type before Start */
     *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
+    if (out)
+        *out = r;
     return MPI_SUCCESS;
+}
+
+static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+                           MPI_Comm comm, MPI_Request *request, int kind, int mode,
+                           const char *fn)
+{
+    return rx_persist_make(buf, count, datatype, peer, tag, comm, request, kind, mode, 0, NULL,
+                           fn);
 }
 
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -122,18 +133,27 @@ static int rx_start_one(MPI_Request h, const char *fn)
     rx_persist_rearm(r);
     if (r->p_mode == RX_PMODE_COLL)
         return rx_pcoll_start(r);
-    rx_comm_t *c = r->comm;
     if (r->peer == MPI_PROC_NULL) {
         r->st_source = MPI_PROC_NULL;
         r->st_tag = MPI_ANY_TAG;
         r->complete = 1;
         return MPI_SUCCESS;
     }
+    if (r->p_mode == RX_PMODE_PART && r->kind == RX_REQ_PSEND) {
+        rx_psend_rearm(r); /* sent once every partition is ready */
+        return MPI_SUCCESS;
+    }
+    return rx_persist_send_now(r, fn);
+}
+
+int rx_persist_send_now(rx_req_t *r, const char *fn)
+{
+    rx_comm_t *c = r->comm;
     int rc;
     if (r->kind == RX_REQ_PRECV) {
         rc = rx_p2p_irecv(r);
     } else {
-        if (r->staging)
+        if (r->staging && r->buf == r->staging)
             rx_dtype_pack(r->user_dtype, r->p_buf, (size_t)r->p_count, r->staging);
         if (r->p_mode == RX_PMODE_BUFFERED) {
             rx_req_t *b;

@@ -115,6 +115,18 @@ int rx_coll_node_scatter(const void *sbuf, size_t bytes, void *rbuf, int root, r
  * one). RX_OK with *out set, an error, or RX_COLL_DECLINED. */
 int rx_coll_node_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                             const rx_opobj_t *op, rx_comm_t *c, rx_req_t **out);
+/* Hierarchical barrier, bcast, reduce and allreduce of a communicator
+ * across nodes (node_hier.c) whose node phases run on the node path of
+ * each node's members (where they really share a node) and whose phase
+ * among the node leaders is a schedule; RX_COLL_DECLINED when that does not
+ * apply (the caller runs the hierarchical schedule). Blocking, contiguous
+ * data; every member decides alike. */
+int rx_coll_hier_barrier(rx_comm_t *c);
+int rx_coll_hier_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_coll_hier_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                        const rx_opobj_t *op, int root, rx_comm_t *c);
+int rx_coll_hier_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                           const rx_opobj_t *op, rx_comm_t *c);
 /* Release the communicator's shared-memory state; the binding calls it for
  * every communicator it destroys (a later one may reuse handle and address). */
 void rx_coll_comm_release(rx_comm_t *c);
@@ -129,10 +141,15 @@ int rx_coll_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t 
 int rx_coll_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                       const rx_opobj_t *op, rx_comm_t *c);
 /* The same by a schedule only, never the node path: what making the node
- * path's own region uses. */
+ * path's own regions and the leaders' phase of its hierarchical
+ * collectives use. */
+int rx_coll_sched_barrier(rx_comm_t *c);
 int rx_coll_sched_bcast(void *buf, size_t bytes, int root, rx_comm_t *c);
+int rx_coll_sched_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
+                         const rx_opobj_t *op, int root, rx_comm_t *c);
 int rx_coll_sched_allreduce(const void *sbuf, void *rbuf, size_t count, const rx_dtype_t *dt,
                             const rx_opobj_t *op, rx_comm_t *c);
+int rx_coll_sched_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 /* Each rank contributes bytes; root receives size * bytes in rank order.
  * sbuf NULL at the root: its block is already in place. */
 int rx_coll_gather(const void *sbuf, size_t bytes, void *rbuf, int root, rx_comm_t *c);
@@ -146,6 +163,12 @@ int rx_coll_allgather(const void *sbuf, size_t bytes, void *rbuf, rx_comm_t *c);
 int rx_coll_shared_region(rx_comm_t *c, size_t size, void **addr);
 /* The same, and *vote becomes the logical and of every member's *vote. */
 int rx_coll_shared_region_vote(rx_comm_t *c, size_t size, void **addr, int *vote);
+/* One region of size bytes per group of members: every member of c calls it;
+ * maker is the rank that makes the region this member maps (the maker
+ * itself included), or -1 for a member that maps none. RX_OK (and *vote
+ * the logical and over c, if given) only if every member that wanted a
+ * region has it; otherwise nobody keeps one. */
+int rx_coll_group_region(rx_comm_t *c, int maker, size_t size, void **addr, int *vote);
 
 /* p2p helpers (coll_p2p.c) */
 int rx_coll_tag(rx_comm_t *c);

@@ -89,6 +89,14 @@ typedef struct rx_shm_state {
  * before. rx_shm_existing: only one made earlier. */
 rx_shm_state_t *rx_shm_state(rx_comm_t *c, int offload_vote);
 rx_shm_state_t *rx_shm_existing(rx_comm_t *c);
+/* The region of one node group of a communicator across nodes: every
+ * member of parent calls it, maker as for rx_coll_group_region (-1: this
+ * member is in no group, *out stays NULL). view: the group as the leaves
+ * see it (rank, size, world). RX_OK only if every group got its region. */
+int rx_shm_group_state(rx_comm_t *parent, rx_comm_t *view, int maker, rx_shm_state_t **out);
+void rx_shm_state_free(rx_shm_state_t *st);
+/* Release c's hierarchical node-path state (node_hier.c). */
+void rx_node_hier_release(rx_comm_t *c);
 
 /* Wait until every nonblocking direct operation of st has finished: they
  * hold earlier sequence numbers of the region. */
@@ -108,6 +116,13 @@ void rx_shm_slot_scatter(rx_shm_state_t *st, const void *sbuf, size_t bytes, voi
 
 /* Ring leaf: any size (large messages stream through the entries). */
 void rx_shm_ring_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root);
+
+/* The node phases of hierarchical collectives (node_select.c chooses the
+ * leaf): reduce to / bcast from the group's rank root on a group's state.
+ * Reduce: contiguous dt, count > 0, extent within a slot. */
+int rx_node_phase_reduce(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                         const rx_dtype_t *dt, const rx_opobj_t *op, int root);
+int rx_node_phase_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root);
 
 /* Direct leaves (single copy by cross-memory attach), on a state where
  * rx_shm_direct_usable holds. alltoall: bytes * p must not overflow. */

@@ -235,3 +235,33 @@ int rx_coll_node_iallreduce(const void *sbuf, void *rbuf, size_t count, const rx
         return RX_COLL_DECLINED;
     return rx_coll_offload_start(st, sbuf, rbuf, count, dt, op, thread, out);
 }
+
+/* The node phases of the hierarchical collectives (node_hier.c) on a node
+ * group's region: the leaves a node-local communicator would take for the
+ * same sizes, and for what no leaf of that choice takes (reductions above
+ * the slot on oversubscribed nodes or without cross-memory attach, large
+ * bcasts) the slot pieces and the ring, which take any size. */
+int rx_node_phase_reduce(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                         const rx_dtype_t *dt, const rx_opobj_t *op, int root)
+{
+    size_t ext = (size_t)dt->extent, max = (size_t)rx_config()->COLL_SHM_MAX;
+    if (count * ext > max && !rx_rt.oversubscribed && rx_shm_direct_usable(st))
+        return rx_dir_run_on(st, sbuf, rbuf, count, dt, op, root);
+    size_t per = max / ext;
+    for (size_t done = 0; done < count; done += per) {
+        size_t n = count - done < per ? count - done : per;
+        rx_shm_slot_reduce(st, (const char *)sbuf + done * ext, (char *)rbuf + done * ext, n, dt,
+                           op, root);
+    }
+    return RX_OK;
+}
+
+int rx_node_phase_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root)
+{
+    long long max = rx_config()->COLL_SHM_BCAST_MAX;
+    int ring_first = rx_rt.oversubscribed && bytes >= RX_XO_RING_OVERSUB && max > 0;
+    if (bytes >= RX_XO_DIRECT_BCAST && !ring_first && rx_shm_direct_usable(st))
+        return rx_shm_direct_bcast(st, buf, bytes, root);
+    rx_shm_ring_bcast(st, buf, bytes, root);
+    return RX_OK;
+}

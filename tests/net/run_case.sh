@@ -129,6 +129,20 @@ coll-4hosts)
     rx_net_up 4 || fail "namespace set-up"
     suite 2 coll_basic coll_reduce
     ;;
+coll-hier-2hosts)
+    # hierarchical collectives across hosts of 2 ranks: the phases inside a
+    # host on its node-shared path, the leaders' phase over the network
+    # (coll_hier_node checks the library reports that); with 3 ranks per
+    # host and "nodes" of 2 (RDMX_COLL_NODE_SIZE), ranks 2 and 3 form a node
+    # across the hosts, whose ranks share no memory: the node phases must go
+    # by schedules instead
+    rx_net_up 2 || fail "namespace set-up"
+    SUITE_ENV=RDMX_LOG=info suite 2 coll_hier_node coll_all
+    job 3 RDMX_WAIT=yield RDMX_LOG=info RDMX_COLL_NODE_SIZE=2 -- "$MPI/rxmpi_coll_basic"
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "coll_basic, a node across hosts: status $RC"
+    grep -q "node phases by schedules" "$W/err" || fail "a node across hosts took the node path"
+    echo "ok coll_basic (2 hosts x 3, a node of 2 across them: schedules)"
+    ;;
 mr-reuse)
     rx_net_up 2 || fail "namespace set-up"
     job 1 RDMX_OFI_STATS=1 -- "$NET/rxnet_mr_reuse"

@@ -25,12 +25,12 @@ int rx_f_buf_section(const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int
                      const char *fn, rx_f_buf_t *b)
 {
     b->addr = d->base_addr;
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (mode != RX_F_DESCRIBED)
+    if (mode != RX_F_DESCRIBED) /* (the call passes no count then) */
         return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn,
                           "a non-contiguous array section is only supported for a buffer with "
                           "its own count and datatype; pass a contiguous array");
+    if (count == 0)
+        return MPI_SUCCESS;
     MPI_Aint lb, extent;
     int rc = PMPI_Type_get_extent(dt, &lb, &extent);
     if (rc != MPI_SUCCESS)

@@ -6,6 +6,7 @@
 
 #include "mpi/mpi_impl.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ int rx_f_buf_section(const CFI_cdesc_t *d, MPI_Count count, MPI_Datatype dt, int
     if (count > n)
         return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "count %lld exceeds the section's %lld elements",
                           (long long)count, (long long)n);
+    if (count > INT_MAX) /* the datatype constructors take int counts */
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "a non-contiguous section of %lld elements "
+                          "(at most INT_MAX)", (long long)count);
     MPI_Datatype t = dt;
     if (count == n) { /* the whole section: a vector of strides per dimension */
         for (int i = 0; i < d->rank && rc == MPI_SUCCESS; i++) {

@@ -49,6 +49,11 @@ program f08_mpi
   integer(MPI_ADDRESS_KIND) :: disp
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
   character(len=MPI_MAX_OBJECT_NAME) :: cname
+  character(len=MPI_MAX_INFO_VAL) :: val
+  character(len=MPI_MAX_INFO_KEY) :: key
+  type(MPI_Info) :: info
+  integer(MPI_ADDRESS_KIND) :: a1, a2
+  double precision :: t1
   errs = 0
   call MPI_Init()
   comm = MPI_COMM_WORLD
@@ -148,6 +153,33 @@ program f08_mpi
   call MPI_Group_free(wgroup)
   call MPI_Get_processor_name(host, n)
   if (n < 1 .or. len_trim(host) /= n) errs = errs + 1
+
+  ! info objects (keys and values as blank-padded strings), addresses, memory
+  call MPI_Info_create(info)
+  call MPI_Info_set(info, "color ", "blue  ")
+  call MPI_Info_get(info, "color", MPI_MAX_INFO_VAL, val, flag)
+  if (.not. flag .or. val /= "blue") errs = errs + 1
+  call MPI_Info_get_valuelen(info, "color", n, flag)
+  if (n /= 4) errs = errs + 1
+  call MPI_Info_get_nkeys(info, n)
+  call MPI_Info_get_nthkey(info, 0, key)
+  if (n /= 1 .or. key /= "color") errs = errs + 1
+  call MPI_Info_delete(info, "color")
+  call MPI_Info_get(info, "color", MPI_MAX_INFO_VAL, val, flag)
+  if (flag) errs = errs + 1
+  call MPI_Info_free(info)
+  if (info /= MPI_INFO_NULL) errs = errs + 1
+  call MPI_Get_address(face(1, 1), a1)
+  call MPI_Get_address(face(3, 1), a2)
+  if (MPI_Aint_diff(a2, a1) /= 8 .or. MPI_Aint_add(a1, 8_MPI_ADDRESS_KIND) /= a2) errs = errs + 1
+  call MPI_Type_get_extent(MPI_DOUBLE_PRECISION, a1, a2)
+  if (a1 /= 0 .or. a2 /= 8) errs = errs + 1
+  call MPI_Alloc_mem(64_MPI_ADDRESS_KIND, MPI_INFO_NULL, base)
+  call c_f_pointer(base, wmem, [16])
+  wmem = 7
+  call MPI_Free_mem(wmem)
+  t1 = MPI_Wtime()
+  if (MPI_Wtick() <= 0 .or. MPI_Wtime() < t1) errs = errs + 1
 
   ! ierror present: errors return their class under MPI_ERRORS_RETURN
   call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)

@@ -21,7 +21,7 @@ out=${RXT_OUT:-/tmp/rdmx-mpitests-$impl}
 
 case "$impl" in
 mpich) cc=mpicc.mpich; xflags=-Wno-stringop-overflow; launcher=(mpiexec.mpich -n); envflag=-genv ;;
-openmpi) cc=mpicc.openmpi; launcher=(mpiexec.openmpi --allow-run-as-root --oversubscribe -n)
+openmpi) cc=mpicc.openmpi; xflags=-Wno-stringop-overread; launcher=(mpiexec.openmpi --allow-run-as-root --oversubscribe -n)
     envflag=-x ;;
 rdmx) b=${RDMX_BUILD:-$PWD/build-mpi}; cc=$b/bin/rdmx-cc; launcher=("$b/bin/rdmx-run" -n)
     envflag=-x ;;

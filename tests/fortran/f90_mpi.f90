@@ -15,6 +15,9 @@ program f90_mpi
   integer(kind=MPI_ADDRESS_KIND) :: wsize, disp, tagub
   double precision :: dbl(3)
   logical :: flag
+  integer(8) :: i8, s8
+  complex :: zc, zs
+  integer :: pair(2), minpair(2)
   errs = 0
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -83,6 +86,21 @@ program f90_mpi
   do i = 1, np
     if (all(i) /= (i - 1) * np + rank) errs = errs + 1
   end do
+
+  ! Fortran and sized types in reductions: INTEGER8 beyond 32 bits, COMPLEX, 2INTEGER with MINLOC
+  i8 = 2_8**40 + rank
+  call MPI_Allreduce(i8, s8, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (s8 /= np * 2_8**40 + np * (np - 1) / 2) errs = errs + 1
+  zc = cmplx(real(rank), 1.0)
+  call MPI_Allreduce(zc, zs, 1, MPI_COMPLEX, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (zs /= cmplx(real(np * (np - 1) / 2), real(np))) errs = errs + 1
+  pair = [10 - rank, rank]
+  call MPI_Allreduce(pair, minpair, 1, MPI_2INTEGER, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+  if (any(minpair /= [11 - np, np - 1])) errs = errs + 1
+  call MPI_Type_size(MPI_INTEGER1, isz, ierr)
+  if (isz /= 1) errs = errs + 1
+  call MPI_Type_size(MPI_REAL16, isz, ierr)
+  if (isz /= 16) errs = errs + 1
 
   ! attributes: MPI_TAG_UB as a value, at least 32767
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tagub, flag, ierr)

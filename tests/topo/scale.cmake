@@ -68,6 +68,28 @@ foreach(spec "adversarial;ugal" "adversarial;valiant" "adversarial;minimal" "all
   same("${pat} ${rt} link loads: incremental and full re-solves" "${c1}" "${c2}")
 endforeach()
 
+# flows alone on their links take their rate without the filling: a ring of neighbours and a shift
+# (every flow alone), and collectives that mix such flows with shared ones, under rank synchronisation
+foreach(spec "kary:4,3;allreduce-ring;64" "${df2};allreduce-ring;144" "${df2};allreduce-rabenseifner;100"
+             "kary:4,3;alltoall-pairwise;48" "kary:8,2;allgather-bruck;64")
+  string(REGEX MATCH "^(.*);([^;]+);([0-9]+)$" m "${spec}")
+  set(fab ${CMAKE_MATCH_1})
+  set(algo ${CMAKE_MATCH_2})
+  set(n ${CMAKE_MATCH_3})
+  run(inc sim -t ${fab} --algo ${algo} -n ${n} --bytes 96k --csv ${OUT}/i.csv)
+  run(ref sim -t ${fab} --algo ${algo} -n ${n} --bytes 96k --full-solve --csv ${OUT}/f.csv)
+  same("${algo} on ${fab}: incremental and full re-solves" "${inc}" "${ref}")
+  file(READ ${OUT}/i.csv c1)
+  file(READ ${OUT}/f.csv c2)
+  same("${algo} on ${fab} link loads: incremental and full re-solves" "${c1}" "${c2}")
+endforeach()
+run(inc sim -t kary:4,3 --pattern shift --shift 1 --bytes 1M --sync rank)
+run(ref sim -t kary:4,3 --pattern shift --shift 1 --bytes 1M --sync rank --full-solve)
+same("shift: incremental and full re-solves" "${inc}" "${ref}")
+if(NOT inc MATCHES "max link load +1 flows")
+  message(SEND_ERROR "a shift by one under D-mod-k should leave every flow alone on its links:\n${inc}")
+endif()
+
 # in memory versus the written schedule, rank synchronisation, odd and power-of-two counts
 foreach(algo allreduce-ring allreduce-rabenseifner alltoall-pairwise allgather-bruck gather-linear bcast-binomial)
   foreach(n 13 32)

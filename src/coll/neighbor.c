@@ -109,7 +109,7 @@ void rx_cart_neighbors(rx_topo_t *t, int rank)
 void rx_nbr_tags(rx_comm_t *c, int *tag_minus, int *tag_plus)
 {
     *tag_minus = rx_coll_tag(c);
-    *tag_plus = c->topo_kind == 2 /* MPI_CART */ ? rx_coll_tag(c) : *tag_minus;
+    *tag_plus = c->topo_kind == RX_TOPO_CART ? rx_coll_tag(c) : *tag_minus;
 }
 
 typedef struct rx_nbr_op {
@@ -125,7 +125,7 @@ typedef struct rx_nbr_op {
 
 static rx_nbr_op_t *rx_nbr_active;
 
-/* Unpack, release the p2p requests, report the first error. */
+/* Unpack, release the p2p requests, report the first error (RX_ERR_*). */
 static int rx_nbr_finish(rx_nbr_op_t *op)
 {
     int err = 0;
@@ -133,8 +133,8 @@ static int rx_nbr_finish(rx_nbr_op_t *op)
         rx_req_t *r = op->slot[i].req;
         if (!r)
             continue;
-        if (r->st_error && !err)
-            err = r->st_error;
+        if (r->st_rc && !err)
+            err = r->st_rc;
         if (op->slot[i].ubuf && r->staging)
             rx_dtype_unpack(op->slot[i].dt, r->staging, r->st_bytes, op->slot[i].ubuf);
         if (op->slot[i].dt)
@@ -163,7 +163,9 @@ static int rx_nbr_progress(void)
         }
         *pp = op->next;
         rx_req_t *top = op->top;
-        top->st_error = rx_nbr_finish(op);
+        int rc = rx_nbr_finish(op);
+        if (rc != RX_OK)
+            rx_req_fail(top, rc);
         free(op);
         rx_req_complete(top);
         n++;
@@ -230,11 +232,13 @@ int rx_nbr_run(rx_comm_t *c, const rx_nbr_xfer_t *x, int n, rx_req_t *top)
         RX_WAIT_UNTIL(rx_nbr_done(op));
         int err = rx_nbr_finish(op);
         free(op);
-        return err ? RX_ERR_TRUNCATE : RX_OK;
+        return err;
     }
     if (rx_progress_hook_add(rx_nbr_progress) != 0) {
         RX_WAIT_UNTIL(rx_nbr_done(op));
-        top->st_error = rx_nbr_finish(op);
+        int rc = rx_nbr_finish(op);
+        if (rc != RX_OK)
+            rx_req_fail(top, rc);
         free(op);
         rx_req_complete(top);
         return RX_OK;

@@ -2,8 +2,8 @@
  * Process topologies as the collectives see them, and neighbourhood
  * collectives over them.
  *
- * A communicator with a topology (c->topo_kind MPI_CART, MPI_GRAPH or
- * MPI_DIST_GRAPH) points c->topo at one rx_topo_t allocation (freed with the
+ * A communicator with a topology (c->topo_kind RX_TOPO_CART, RX_TOPO_GRAPH or
+ * RX_TOPO_DIST_GRAPH) points c->topo at one rx_topo_t allocation (freed with the
  * communicator). Its in- and out-neighbour lists follow MPI: for a Cartesian
  * topology both are, per dimension d, the neighbour at -1 then the one at +1
  * (MPI_PROC_NULL past a non-periodic border); for a graph both are this
@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 typedef struct rx_topo {
-    int kind;                 /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+    int kind;                 /* rx_topo_kind */
     int ndims;                /* Cartesian */
     int *dims, *periods, *coords;
     int indeg, outdeg;
@@ -37,7 +37,7 @@ typedef struct rx_topo {
 
 /* One allocation holding a topology with room for its arrays. */
 rx_topo_t *rx_topo_new(int kind, int ndims, int indeg, int outdeg);
-/* A graph topology (kind: the binding's MPI_GRAPH) with room for the whole
+/* A graph topology (kind: RX_TOPO_GRAPH) with room for the whole
  * graph and this rank's deg neighbours (in and out lists alike). */
 rx_topo_t *rx_topo_new_graph(int kind, int nnodes, int nedges, int deg);
 /* A copy (MPI_Comm_dup keeps the topology). */

@@ -23,6 +23,12 @@ typedef struct rx_attr {
     void *value;
 } rx_attr_t;
 
+/* Topology kinds (c->topo_kind); the binding keeps its MPI_GRAPH, MPI_CART and
+ * MPI_DIST_GRAPH equal to them (src/mpi/topo.c) */
+enum rx_topo_kind {
+    RX_TOPO_NONE = 0, RX_TOPO_GRAPH = 1, RX_TOPO_CART = 2, RX_TOPO_DIST_GRAPH = 3
+};
+
 typedef struct rx_comm {
     int handle;                  /* handle index */
     uint32_t ctx;                /* p2p context; ctx + 1 for collectives */
@@ -39,7 +45,7 @@ typedef struct rx_comm {
     int errhandler;              /* MPI_Errhandler handle */
     uint32_t coll_seq;           /* tags of successive collectives */
     rx_attr_t *attrs;
-    int topo_kind;               /* 0, or MPI_CART / MPI_DIST_GRAPH */
+    int topo_kind;               /* rx_topo_kind */
     void *topo;
     int local_rank, local_size;  /* among members on this node */
     int busy;                    /* requests holding it (rx_req_hold_comm) */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 rx_rt_t rx_rt;
+int (*rx_req_error_class)(int rx_status);
 
 /* Ranks on one node share a kernel and a network namespace (test "hosts" in
  * namespaces share a hostname but must talk over the network). */

@@ -44,7 +44,8 @@ typedef struct rx_req {
     int persistent_active;
     int cancelled;
     /* status */
-    int st_source, st_tag, st_error;
+    int st_source, st_tag, st_error; /* st_error: the binding's error class */
+    int st_rc;                    /* the RX_ERR_* that failed it below the binding (rx_req_fail) */
     size_t st_bytes;
     /* operation */
     struct rx_comm *comm;
@@ -92,5 +93,15 @@ void rx_req_complete(rx_req_t *req);
 void rx_req_hold_comm(rx_req_t *req, struct rx_comm *c);
 void rx_req_pool_fini(void);
 int rx_req_live_count(void);
+/* Fail a request from a layer below the binding, which speaks RX_ERR_*:
+ * st_rc keeps the status, st_error gets the class the binding maps it to
+ * (rx_req_error_class, installed when the runtime starts for MPI; without
+ * it, the status itself). */
+extern int (*rx_req_error_class)(int rx_status);
+static inline void rx_req_fail(rx_req_t *req, int rx_status)
+{
+    req->st_rc = rx_status;
+    req->st_error = rx_req_error_class ? rx_req_error_class(rx_status) : rx_status;
+}
 
 #endif

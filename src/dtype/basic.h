@@ -107,6 +107,10 @@ typedef _Complex _Float128 rx_complex32_t;     /* gfortran's COMPLEX(16) */
  * 51-67: the optional sized Fortran types of MPI-4.1 §3.2.2 that gfortran
  * has (REAL*2 has no C type here and is not provided). */
 #define RX_BASIC_COUNT 68 /* one past the largest ID */
+/* The IDs by name (RX_ID_MPI_INT, ...), for layers below the binding */
+#define RX_BASIC_ID_ENUM(ID, CTYPE, NAME, CLASS) RX_ID_##NAME = ID,
+enum rx_basic_id { RX_BASIC_LIST(RX_BASIC_ID_ENUM) };
+#undef RX_BASIC_ID_ENUM
 
 enum rx_basic_class { RX_CLASS_NONE, RX_CLASS_CINT, RX_CLASS_FINT, RX_CLASS_FLOAT,
                       RX_CLASS_CPLX, RX_CLASS_LOGIC, RX_CLASS_BYTE, RX_CLASS_PAIR };

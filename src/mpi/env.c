@@ -52,6 +52,7 @@ static int rx_init_common(int required, int *provided, const char *fn)
 
 static int rx_runtime_start(int required, int *provided, const char *fn)
 {
+    rx_req_error_class = rx_mpi_class_of; /* requests failed below report classes */
     int rc = rx_dtype_init();
     if (rc == RX_OK)
         rc = rx_opobj_init();

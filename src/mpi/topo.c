@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert((int)MPI_GRAPH == RX_TOPO_GRAPH && (int)MPI_CART == RX_TOPO_CART &&
+                   (int)MPI_DIST_GRAPH == RX_TOPO_DIST_GRAPH,
+               "the topology kinds below the binding are the MPI constants");
+
 #define RX_MAXDIMS 64
 
 static rx_topo_t *rx_topo_of(rx_comm_t *c, int kind)

@@ -10,14 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RX_MPI_ERR_TRUNCATE 15 /* the MPI class, carried in the status */
 
 static void rx_recv_finish(rx_req_t *r, int src, int tag, size_t len)
 {
     r->st_source = src;
     r->st_tag = tag;
     r->st_bytes = len < r->bytes ? len : r->bytes;
-    r->st_error = len > r->bytes ? RX_MPI_ERR_TRUNCATE : 0;
+    if (len > r->bytes)
+        rx_req_fail(r, RX_ERR_TRUNCATE);
+    else
+        r->st_error = r->st_rc = 0;
 }
 
 static void rx_recv_eager(rx_req_t *r, int world_src, const rx_am_hdr_t *hdr, int flags,
@@ -39,7 +41,7 @@ static void rx_recv_rndv_read_done(void *arg, int status)
 {
     rx_req_t *r = arg;
     if (status != RX_OK)
-        r->st_error = 17; /* MPI_ERR_INTERN: the transport logged why */
+        rx_req_fail(r, RX_ERR_INTERN); /* the transport logged why */
     rx_p2p_send_ctrl(r->world_peer, RX_AM_FIN, r->remote_cookie, NULL, 0);
     r->state = RX_RS_NONE;
     rx_req_complete(r);
@@ -54,7 +56,7 @@ static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, const rx_
     rx_recv_finish(r, src, tag, len);
     if ((rts->nblocks || rx_req_typed(r)) && (tl->caps & RX_TL_CAP_GETV) && r->st_bytes) {
         if (rx_p2p_get_layout(tl, world_src, r, rts) != RX_OK)
-            r->st_error = 17; /* MPI_ERR_INTERN: logged where it failed */
+            rx_req_fail(r, RX_ERR_INTERN); /* logged where it failed */
         rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
         r->state = RX_RS_NONE;
         rx_req_complete(r);
@@ -87,7 +89,7 @@ static void rx_recv_rndv(rx_req_t *r, int world_src, int src, int tag, const rx_
     if (tl->caps & RX_TL_CAP_GET) {
         int rc = r->st_bytes ? tl->ops->get(tl, world_src, r->buf, r->st_bytes, rkey, 0) : RX_OK;
         if (rc != RX_OK)
-            r->st_error = 17; /* MPI_ERR_INTERN: the transport logged why */
+            rx_req_fail(r, RX_ERR_INTERN); /* the transport logged why */
         rx_p2p_send_ctrl(world_src, RX_AM_FIN, cookie, NULL, 0);
         r->state = RX_RS_NONE;
         rx_req_complete(r);

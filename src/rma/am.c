@@ -202,7 +202,7 @@ static void rx_am_answered(rx_win_t *w, int target, rx_rma_amrec_t *rec, int sta
         free(rec->stage);
         if (rec->req) {
             if (status != RX_OK)
-                rec->req->st_error = 17; /* MPI_ERR_INTERN */
+                rx_req_fail(rec->req, RX_ERR_INTERN);
             rx_req_complete(rec->req);
         }
         free(rec);

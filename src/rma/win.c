@@ -50,7 +50,7 @@ static int rx_win_node_index(rx_comm_t *c, int r, int *leader)
 static int rx_win_all_ok(rx_comm_t *c, int *flags, int n)
 {
     return rx_coll_allreduce(flags, flags, (size_t)n,
-                             rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
+                             rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_ID_MPI_INT)),
                              rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
 }
 

@@ -11,7 +11,7 @@
 static int rx_sh_lock_try(long *lock, const char *fn)
 {
     long want = rx_sh.me + 1, zero = 0, old;
-    rx_sh_amo(RX_SH_CSWAP, 9 /* MPI_LONG */, sizeof(long), lock, &want, &zero, &old, 0, fn);
+    rx_sh_amo(RX_SH_CSWAP, RX_ID_MPI_LONG, sizeof(long), lock, &want, &zero, &old, 0, fn);
     if (old == want)
         rx_sh_fatal(fn, "PE %d already holds this lock", rx_sh.me);
     return old == 0;

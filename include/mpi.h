@@ -239,7 +239,7 @@ enum { MPI_GRAPH = 1, MPI_CART = 2, MPI_DIST_GRAPH = 3 };
 #define MPI_ERR_RMA_ATTACH  55
 #define MPI_ERR_RMA_SHARED  56
 #define MPI_ERR_RMA_FLAVOR  57
-#define MPI_ERR_LASTCODE    63
+#define MPI_ERR_LASTCODE    95
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *errcode, ...);
@@ -985,6 +985,157 @@ RX_MPI_API(int, Pready_range, (int partition_low, int partition_high, MPI_Reques
 RX_MPI_API(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
 RX_MPI_API(int, Parrived, (MPI_Request request, int partition, int *flag))
 /* end of partitioned communication */
+/* the tool information interface (MPI_T): see src/mpi/mpit.c */
+typedef struct rx_t_enum *MPI_T_enum;
+typedef struct rx_t_cvar *MPI_T_cvar_handle;
+typedef struct rx_t_pvar *MPI_T_pvar_handle;
+typedef struct rx_t_pvar_session *MPI_T_pvar_session;
+typedef struct rx_t_event_registration *MPI_T_event_registration;
+typedef struct rx_t_event_instance *MPI_T_event_instance;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+typedef enum { MPI_T_SOURCE_ORDERED, MPI_T_SOURCE_UNORDERED } MPI_T_source_order;
+typedef enum {
+    MPI_T_CB_REQUIRE_NONE, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_T_CB_REQUIRE_THREAD_SAFE,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 1, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_VERBOSITY_USER_ALL,
+    MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_VERBOSITY_TUNER_ALL,
+    MPI_T_VERBOSITY_MPIDEV_BASIC, MPI_T_VERBOSITY_MPIDEV_DETAIL, MPI_T_VERBOSITY_MPIDEV_ALL
+};
+enum {
+    MPI_T_BIND_NO_OBJECT, MPI_T_BIND_MPI_COMM, MPI_T_BIND_MPI_DATATYPE,
+    MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE, MPI_T_BIND_MPI_GROUP, MPI_T_BIND_MPI_OP,
+    MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN, MPI_T_BIND_MPI_MESSAGE, MPI_T_BIND_MPI_INFO,
+    MPI_T_BIND_MPI_SESSION
+};
+enum {
+    MPI_T_SCOPE_CONSTANT, MPI_T_SCOPE_READONLY, MPI_T_SCOPE_LOCAL, MPI_T_SCOPE_GROUP,
+    MPI_T_SCOPE_GROUP_EQ, MPI_T_SCOPE_ALL, MPI_T_SCOPE_ALL_EQ
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE, MPI_T_PVAR_CLASS_LEVEL, MPI_T_PVAR_CLASS_SIZE,
+    MPI_T_PVAR_CLASS_PERCENTAGE, MPI_T_PVAR_CLASS_HIGHWATERMARK,
+    MPI_T_PVAR_CLASS_LOWWATERMARK, MPI_T_PVAR_CLASS_COUNTER, MPI_T_PVAR_CLASS_AGGREGATE,
+    MPI_T_PVAR_CLASS_TIMER, MPI_T_PVAR_CLASS_GENERIC
+};
+/* return codes of the MPI_T functions (error classes above the MPI-3.1 ones) */
+#define MPI_T_ERR_MEMORY 64
+#define MPI_T_ERR_NOT_INITIALIZED 65
+#define MPI_T_ERR_CANNOT_INIT 66
+#define MPI_T_ERR_INVALID_INDEX 67
+#define MPI_T_ERR_INVALID_ITEM 68
+#define MPI_T_ERR_INVALID_HANDLE 69
+#define MPI_T_ERR_OUT_OF_HANDLES 70
+#define MPI_T_ERR_OUT_OF_SESSIONS 71
+#define MPI_T_ERR_INVALID_SESSION 72
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 73
+#define MPI_T_ERR_CVAR_SET_NEVER 74
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 75
+#define MPI_T_ERR_PVAR_NO_WRITE 76
+#define MPI_T_ERR_PVAR_NO_ATOMIC 77
+#define MPI_T_ERR_INVALID_NAME 78
+#define MPI_T_ERR_INVALID 79
+#define MPI_T_ERR_NOT_ACCESSIBLE 80
+#define MPI_T_ERR_NOT_SUPPORTED 81
+RX_MPI_API(int, T_init_thread, (int required, int *provided))
+RX_MPI_API(int, T_finalize, (void))
+RX_MPI_API(int, T_cvar_get_num, (int *num_cvar))
+RX_MPI_API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity,
+                                  MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                  int *desc_len, int *bind, int *scope))
+RX_MPI_API(int, T_cvar_get_index, (const char *name, int *cvar_index))
+RX_MPI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
+                                      MPI_T_cvar_handle *handle, int *count))
+RX_MPI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
+RX_MPI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
+RX_MPI_API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+RX_MPI_API(int, T_category_get_num, (int *num_cat))
+RX_MPI_API(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc,
+                                      int *desc_len, int *num_cvars, int *num_pvars,
+                                      int *num_categories))
+RX_MPI_API(int, T_category_get_num_events, (int cat_index, int *num_events))
+RX_MPI_API(int, T_category_get_index, (const char *name, int *cat_index))
+RX_MPI_API(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+RX_MPI_API(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+RX_MPI_API(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+RX_MPI_API(int, T_category_get_events, (int cat_index, int len, int indices[]))
+RX_MPI_API(int, T_category_changed, (int *update_number))
+RX_MPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+RX_MPI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name,
+                                  int *name_len))
+RX_MPI_API(int, T_pvar_get_num, (int *num_pvar))
+RX_MPI_API(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity,
+                                  int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                  char *desc, int *desc_len, int *bind, int *readonly,
+                                  int *continuous, int *atomic))
+RX_MPI_API(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index))
+RX_MPI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session))
+RX_MPI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session))
+RX_MPI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index,
+                                      void *obj_handle, MPI_T_pvar_handle *handle, int *count))
+RX_MPI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+RX_MPI_API(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RX_MPI_API(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RX_MPI_API(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+RX_MPI_API(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                               const void *buf))
+RX_MPI_API(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RX_MPI_API(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                   void *buf))
+RX_MPI_API(int, T_source_get_num, (int *num_sources))
+RX_MPI_API(int, T_source_get_info, (int source_index, char *name, int *name_len, char *desc,
+                                    int *desc_len, MPI_T_source_order *ordering,
+                                    MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+                                    MPI_Info *info))
+RX_MPI_API(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp))
+RX_MPI_API(int, T_event_get_num, (int *num_events))
+RX_MPI_API(int, T_event_get_info, (int event_index, char *name, int *name_len, int *verbosity,
+                                   MPI_Datatype array_of_datatypes[],
+                                   MPI_Aint array_of_displacements[], int *num_elements,
+                                   MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                                   int *desc_len, int *bind))
+RX_MPI_API(int, T_event_get_index, (const char *name, int *event_index))
+RX_MPI_API(int, T_event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info,
+                                       MPI_T_event_registration *event_registration))
+RX_MPI_API(int, T_event_handle_set_info, (MPI_T_event_registration event_registration,
+                                          MPI_Info info))
+RX_MPI_API(int, T_event_handle_get_info, (MPI_T_event_registration event_registration,
+                                          MPI_Info *info_used))
+RX_MPI_API(int, T_event_register_callback, (MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, MPI_Info info,
+                                            void *user_data,
+                                            MPI_T_event_cb_function event_cb_function))
+RX_MPI_API(int, T_event_callback_set_info, (MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, MPI_Info info))
+RX_MPI_API(int, T_event_callback_get_info, (MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, MPI_Info *info_used))
+RX_MPI_API(int, T_event_handle_free, (MPI_T_event_registration event_registration,
+                                      void *user_data,
+                                      MPI_T_event_free_cb_function free_cb_function))
+RX_MPI_API(int, T_event_set_dropped_handler,
+           (MPI_T_event_registration event_registration,
+            MPI_T_event_dropped_cb_function dropped_cb_function))
+RX_MPI_API(int, T_event_read, (MPI_T_event_instance event_instance, int element_index,
+                               void *buffer))
+RX_MPI_API(int, T_event_copy, (MPI_T_event_instance event_instance, void *buffer))
+RX_MPI_API(int, T_event_get_timestamp, (MPI_T_event_instance event_instance,
+                                        MPI_Count *event_timestamp))
+RX_MPI_API(int, T_event_get_source, (MPI_T_event_instance event_instance, int *source_index))
+/* end of the tool information interface */
 /* persistent requests */
 RX_MPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                             MPI_Comm comm, MPI_Request *request))

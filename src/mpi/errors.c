@@ -116,6 +116,23 @@ static const char *const rx_class_texts[] = {
 
 #define RX_NCLASSES ((int)(sizeof rx_class_names / sizeof rx_class_names[0]))
 
+/* The return codes of the tool information interface (mpit.c), from 64. */
+static const char *const rx_t_err_names[] = {
+    "MPI_T_ERR_MEMORY", "MPI_T_ERR_NOT_INITIALIZED", "MPI_T_ERR_CANNOT_INIT",
+    "MPI_T_ERR_INVALID_INDEX", "MPI_T_ERR_INVALID_ITEM", "MPI_T_ERR_INVALID_HANDLE",
+    "MPI_T_ERR_OUT_OF_HANDLES", "MPI_T_ERR_OUT_OF_SESSIONS", "MPI_T_ERR_INVALID_SESSION",
+    "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_PVAR_NO_STARTSTOP",
+    "MPI_T_ERR_PVAR_NO_WRITE", "MPI_T_ERR_PVAR_NO_ATOMIC", "MPI_T_ERR_INVALID_NAME",
+    "MPI_T_ERR_INVALID", "MPI_T_ERR_NOT_ACCESSIBLE", "MPI_T_ERR_NOT_SUPPORTED",
+};
+#define RX_T_ERR_FIRST MPI_T_ERR_MEMORY
+#define RX_T_ERR_COUNT ((int)(sizeof rx_t_err_names / sizeof rx_t_err_names[0]))
+
+static int rx_is_t_err(int code)
+{
+    return code >= RX_T_ERR_FIRST && code < RX_T_ERR_FIRST + RX_T_ERR_COUNT;
+}
+
 const char *rx_mpi_class_name(int cls)
 {
     return cls >= 0 && cls < RX_NCLASSES ? rx_class_names[cls] : "MPI_ERR_UNKNOWN";
@@ -185,7 +202,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
         return MPI_SUCCESS;
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Error_class", "invalid error code %d", errorcode);
-    *errorclass = errorcode < RX_NCLASSES ? errorcode : MPI_ERR_UNKNOWN;
+    *errorclass =
+        errorcode < RX_NCLASSES || rx_is_t_err(errorcode) ? errorcode : MPI_ERR_UNKNOWN;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Error_class)
@@ -204,6 +222,9 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     if (errorcode < RX_NCLASSES)
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", rx_class_names[errorcode],
                               rx_class_texts[errorcode]);
+    else if (rx_is_t_err(errorcode))
+        *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s: tool information interface",
+                              rx_t_err_names[errorcode - RX_T_ERR_FIRST]);
     else
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "MPI error code %d", errorcode);
     return MPI_SUCCESS;

@@ -1152,6 +1152,8 @@ RX_MPI_API(int, Startall, (int count, MPI_Request array_of_requests[]))
 
 #undef RX_MPI_API
 
+#include "mpio.h" /* MPI-IO (MPI-4.1 chapter 14) */
+
 #ifdef __cplusplus
 }
 #endif

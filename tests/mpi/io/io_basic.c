@@ -106,18 +106,23 @@ static void test_sizes_info(void)
     MPI_Offset sz = -1;
     RXT_MPI(MPI_File_get_size(fh, &sz));
     RXT_CHECK(sz == 0, "new file size %lld", (long long)sz);
+    MPI_Barrier(MPI_COMM_WORLD); /* collective size calls need not wait for the others */
     RXT_MPI(MPI_File_set_size(fh, 1000));
     RXT_MPI(MPI_File_get_size(fh, &sz));
     RXT_CHECK(sz == 1000, "size after set_size(1000): %lld", (long long)sz);
+    MPI_Barrier(MPI_COMM_WORLD); /* collective size calls need not wait for the others */
     RXT_MPI(MPI_File_set_size(fh, 10));
     RXT_MPI(MPI_File_get_size(fh, &sz));
     RXT_CHECK(sz == 10, "size after set_size(10): %lld", (long long)sz);
+    MPI_Barrier(MPI_COMM_WORLD); /* collective size calls need not wait for the others */
     RXT_MPI(MPI_File_preallocate(fh, 4096));
     RXT_MPI(MPI_File_get_size(fh, &sz));
     RXT_CHECK(sz == 4096, "size after preallocate(4096): %lld", (long long)sz);
+    MPI_Barrier(MPI_COMM_WORLD); /* collective size calls need not wait for the others */
     RXT_MPI(MPI_File_preallocate(fh, 100)); /* never shrinks */
     RXT_MPI(MPI_File_get_size(fh, &sz));
     RXT_CHECK(sz == 4096, "size after preallocate(100): %lld", (long long)sz);
+    MPI_Barrier(MPI_COMM_WORLD); /* collective size calls need not wait for the others */
     MPI_Info used;
     RXT_MPI(MPI_File_get_info(fh, &used));
     RXT_CHECK(used != MPI_INFO_NULL, "get_info gave MPI_INFO_NULL");
@@ -219,6 +224,31 @@ static void test_contig(void)
     }
 }
 
+/* MPI_MODE_SEQUENTIAL: shared-pointer access only */
+static void test_sequential(void)
+{
+    const char *p = iot_path("seq");
+    MPI_File fh;
+    MPI_Status st;
+    RXT_MPI(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_SEQUENTIAL,
+                          MPI_INFO_NULL, &fh));
+    int v = rxt_rank;
+#ifndef OPEN_MPI /* Open MPI 4.1 (OMPIO) lets explicit offsets through under SEQUENTIAL */
+    RXT_CHECK(MPI_File_write_at(fh, 0, &v, 1, MPI_INT, &st) != MPI_SUCCESS,
+              "write_at under MPI_MODE_SEQUENTIAL succeeded");
+#endif
+    RXT_MPI(MPI_File_write_ordered(fh, &v, 1, MPI_INT, &st));
+    RXT_MPI(MPI_File_close(&fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rxt_rank == 0) {
+        int all[64];
+        long size = iot_slurp(p, all, sizeof all);
+        RXT_CHECK(size == (long)sizeof(int) * rxt_size, "sequential file size %ld", size);
+        for (int r = 0; r < rxt_size && r < 64; r++)
+            RXT_CHECK(all[r] == r, "sequential int %d: %d", r, all[r]);
+    }
+}
+
 static void test_errhandlers(void)
 {
     MPI_Errhandler eh, got;
@@ -259,6 +289,7 @@ int main(int argc, char **argv)
     test_open_modes();
     test_sizes_info();
     test_contig();
+    test_sequential();
     test_errhandlers();
     iot_cleanup();
     return rxt_finish();

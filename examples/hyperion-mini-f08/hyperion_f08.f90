@@ -159,6 +159,7 @@ program hyperion_f08
     call MPI_Type_free(face_recv(j))
   end do
   call MPI_Comm_free(cart)
+  deallocate(xs, rs, p, qv)  ! (a main program's arrays are not freed at its end)
   call MPI_Finalize()
   if (ok /= 1) stop 1
 

@@ -86,6 +86,7 @@ program f90_mpi
   do i = 1, np
     if (all(i) /= (i - 1) * np + rank) errs = errs + 1
   end do
+  deallocate(all)
 
   ! Fortran and sized types in reductions: INTEGER8 beyond 32 bits, COMPLEX, 2INTEGER with MINLOC
   i8 = 2_8**40 + rank

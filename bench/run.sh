@@ -24,7 +24,7 @@ SUITES=()
 usage() {
     cat <<EOF
 usage: bench/run.sh [options] SUITE...
-  SUITE            p2p coll rma halo floor, or all; SUITE:BENCH picks one
+  SUITE            p2p coll rma halo threads floor, or all; SUITE:BENCH picks one
                    benchmark (e.g. p2p:latency, rma:put_lat-lock; see --list)
   --impl LIST      implementations, in run order (default rdmx,mpich,openmpi)
   --reps N         repetitions of each implementation, interleaved (default 5)
@@ -96,6 +96,7 @@ for op in put get; do
 done
 for op in acc gacc fop cas; do add_case rma "${op}_lat-lock" rma "-s lock ${op}_lat" 2; done
 for t in vector subarray; do add_case halo "halo3d-$t" halo "$t" any; done
+for m in latency rate; do for t in 1 2 4; do add_case threads "$m-t$t" threads "$m-t$t" 2; done; done
 add_case floor cacheline cacheline "" 1
 add_case floor memcpy memcpy_bw "" 1
 
@@ -179,7 +180,7 @@ if [ $NEED_MPI = 1 ]; then
                 FAILURES=$((FAILURES + 1))
                 echo "run.sh: $impl: build errors (full log: $log):" >&2
                 grep -m 5 -E 'error|undefined reference' "$log" | sed 's/^/    /' >&2
-                for p in p2p coll rma halo; do
+                for p in p2p coll rma halo threads; do
                     [ -x "$HERE/bin/$impl/$p" ] ||
                         echo "run.sh: $impl: $p did not build; its benchmarks are skipped" >&2
                 done

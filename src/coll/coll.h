@@ -24,9 +24,6 @@
 
 #include <stddef.h>
 
-/* MPI error classes a collective request's status carries */
-#define RX_MPI_ERR_TRUNCATE 15
-#define RX_MPI_ERR_INTERN 17
 
 /* What to do with staged output when a collective completes. */
 typedef struct rx_coll_unpack {

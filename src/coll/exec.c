@@ -328,8 +328,8 @@ static int rx_exec_advance(rx_coll_exec_t *e)
             if (!e->reqs[i]->complete)
                 return 0;
         for (int i = 0; i < e->nreq; i++) {
-            if (e->reqs[i]->st_error && !e->err)
-                e->err = e->reqs[i]->st_error == RX_MPI_ERR_TRUNCATE ? RX_ERR_TRUNCATE : RX_ERR_IO;
+            if (e->reqs[i]->st_rc && !e->err)
+                e->err = e->reqs[i]->st_rc == RX_ERR_TRUNCATE ? RX_ERR_TRUNCATE : RX_ERR_IO;
             rx_req_release(e->reqs[i]);
         }
         e->nreq = 0;
@@ -381,7 +381,7 @@ static void rx_exec_finish(rx_coll_exec_t *e)
 {
     rx_req_t *r = e->req;
     if (e->err)
-        r->st_error = e->err == RX_ERR_TRUNCATE ? RX_MPI_ERR_TRUNCATE : RX_MPI_ERR_INTERN;
+        rx_req_fail(r, e->err == RX_ERR_TRUNCATE ? RX_ERR_TRUNCATE : RX_ERR_INTERN);
     else
         rx_exec_unpack(e);
     rx_exec_hold(e, 0);

@@ -66,7 +66,7 @@ typedef struct rx_nbr_xfer {
 void rx_nbr_tags(rx_comm_t *c, int *tag_minus, int *tag_plus);
 
 /* Run n transfers. top NULL: blocking, returns when done. Otherwise top is a
- * request of kind RX_REQ_COLL that completes when all are done (st_error set
+ * request of kind RX_REQ_COLL that completes when all are done (rx_req_fail
  * if one failed). Returns RX_OK or an error before anything was posted. */
 int rx_nbr_run(rx_comm_t *c, const rx_nbr_xfer_t *x, int n, rx_req_t *top);
 

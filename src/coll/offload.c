@@ -225,7 +225,7 @@ static int rx_off_hook(void)
         rx_progress_helped--;
         rx_req_t *r = it->req;
         if (it->dir.rc != RX_OK)
-            r->st_error = RX_MPI_ERR_INTERN;
+            rx_req_fail(r, RX_ERR_INTERN);
         rx_dtype_unref(it->dt);
         free(it);
         rx_req_complete(r); /* lets go of the communicator */

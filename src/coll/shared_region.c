@@ -50,7 +50,7 @@ int rx_coll_group_region(rx_comm_t *c, int maker, size_t size, void **addr, int 
     /* everyone attached (or failed): the names can go */
     int ok[2] = {maker < 0 || rc == RX_OK, vote ? *vote : 0}, all[2];
     brc = rx_coll_sched_allreduce(ok, all, 2,
-                                  rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, 7 /* MPI_INT */)),
+                                  rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_ID_MPI_INT)),
                                   rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_LAND)), c);
     if (maker == me && mine[0])
         rx_region_unlink(mine);

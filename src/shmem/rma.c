@@ -109,7 +109,7 @@ static void rx_sh_signal(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
         rx_sh_fatal(fn, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
     /* the data is complete at the target before the signal is written */
     rx_sh_quiet_pe(pe);
-    rx_sh_amo(sig_op == SHMEM_SIGNAL_SET ? RX_OP_REPLACE : RX_OP_SUM, 25 /* MPI_UINT64_T */,
+    rx_sh_amo(sig_op == SHMEM_SIGNAL_SET ? RX_OP_REPLACE : RX_OP_SUM, RX_ID_MPI_UINT64_T,
               sizeof(uint64_t), sig_addr, &signal, NULL, NULL, pe, fn);
 }
 

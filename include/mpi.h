@@ -1150,6 +1150,298 @@ RX_MPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int sou
 RX_MPI_API(int, Start, (MPI_Request *request))
 RX_MPI_API(int, Startall, (int count, MPI_Request array_of_requests[]))
 
+/* === MPI-4 large counts: the _c forms (MPI_Count counts, MPI_Aint displacements) === */
+/* point-to-point */
+RX_MPI_API(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                         int tag, MPI_Comm comm))
+RX_MPI_API(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm))
+RX_MPI_API(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm))
+RX_MPI_API(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm))
+RX_MPI_API(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Status *status))
+RX_MPI_API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                             MPI_Status *status))
+RX_MPI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag, MPI_Comm comm,
+                                     MPI_Status *status))
+RX_MPI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                          MPI_Status *status))
+RX_MPI_API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                           MPI_Request *request))
+RX_MPI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                              MPI_Request *request))
+RX_MPI_API(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag, MPI_Comm comm,
+                                      MPI_Request *request))
+RX_MPI_API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+/* collectives */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
+RX_MPI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
+RX_MPI_API(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm))
+RX_MPI_API(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm))
+RX_MPI_API(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RX_MPI_API(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RX_MPI_API(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RX_MPI_API(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                   const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm))
+RX_MPI_API(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RX_MPI_API(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                           MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                            MPI_Request *request))
+RX_MPI_API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request))
+RX_MPI_API(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                    const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                          MPI_Request *request))
+RX_MPI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+                                 MPI_Datatype datatype, MPI_Op op))
+RX_MPI_API(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm))
+RX_MPI_API(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm))
+RX_MPI_API(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm))
+RX_MPI_API(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RX_MPI_API(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm))
+RX_MPI_API(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm))
+RX_MPI_API(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                              MPI_Comm comm))
+RX_MPI_API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request))
+RX_MPI_API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request))
+RX_MPI_API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Request *request))
+/* neighbourhood collectives */
+RX_MPI_API(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                        MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype recvtype, MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                       const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                       void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                       MPI_Comm comm))
+RX_MPI_API(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                       void *recvbuf, const MPI_Count recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                       MPI_Comm comm))
+RX_MPI_API(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request))
+RX_MPI_API(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                        const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                        void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm, MPI_Request *request))
+/* datatypes, packing, the buffered-send buffer */
+RX_MPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+RX_MPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+RX_MPI_API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
+                                 MPI_Count *count))
+RX_MPI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
+RX_MPI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+RX_MPI_API(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb,
+                                         MPI_Count *true_extent))
+RX_MPI_API(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                         MPI_Count outsize, MPI_Count *position, MPI_Comm comm))
+RX_MPI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                           MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm))
+RX_MPI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                              MPI_Count *size))
+/* datatype constructors and their envelopes */
+RX_MPI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                         const MPI_Count array_of_displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                              const MPI_Count array_of_displacements[],
+                                              MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                               const MPI_Count array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                       const MPI_Count array_of_displacements[],
+                                       const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[],
+                                         const MPI_Count array_of_subsizes[],
+                                         const MPI_Count array_of_starts[], int order,
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_darray_c, (int size, int rank, int ndims,
+                                       const MPI_Count array_of_gsizes[],
+                                       const int array_of_distribs[], const int array_of_dargs[],
+                                       const int array_of_psizes[], int order,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                        MPI_Datatype *newtype))
+RX_MPI_API(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers,
+                                      MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                      MPI_Count *num_datatypes, int *combiner))
+RX_MPI_API(int, Type_get_contents_c, (MPI_Datatype datatype, MPI_Count max_integers,
+                                      MPI_Count max_addresses, MPI_Count max_large_counts,
+                                      MPI_Count max_datatypes, int array_of_integers[],
+                                      MPI_Aint array_of_addresses[],
+                                      MPI_Count array_of_large_counts[],
+                                      MPI_Datatype array_of_datatypes[]))
+/* one-sided communication */
+RX_MPI_API(int, Put_c, (const void *origin_addr, MPI_Count origin_count,
+                        MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win))
+RX_MPI_API(int, Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                        MPI_Datatype target_datatype, MPI_Win win))
+RX_MPI_API(int, Rput_c, (const void *origin_addr, MPI_Count origin_count,
+                         MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                         MPI_Request *request))
+RX_MPI_API(int, Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                         int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                         MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+RX_MPI_API(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+                               MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                               MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win))
+RX_MPI_API(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count,
+                                MPI_Datatype origin_datatype, int target_rank,
+                                MPI_Aint target_disp, MPI_Count target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                MPI_Request *request))
+RX_MPI_API(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+                                   MPI_Datatype origin_datatype, void *result_addr,
+                                   MPI_Count result_count, MPI_Datatype result_datatype,
+                                   int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RX_MPI_API(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+                                    MPI_Datatype origin_datatype, void *result_addr,
+                                    MPI_Count result_count, MPI_Datatype result_datatype,
+                                    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                    MPI_Request *request))
+RX_MPI_API(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                               MPI_Comm comm, MPI_Win *win))
+RX_MPI_API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                 void *baseptr, MPI_Win *win))
+RX_MPI_API(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                                        MPI_Comm comm, void *baseptr, MPI_Win *win))
+RX_MPI_API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                                     void *baseptr))
+/* end of the _c forms */
+
+/* === Fortran 90 parameterized types (MPI-4.1 19.1.9) === */
+enum { MPI_COMBINER_F90_REAL = 14, MPI_COMBINER_F90_COMPLEX, MPI_COMBINER_F90_INTEGER };
+RX_MPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+RX_MPI_API(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+/* end of the Fortran 90 types */
+
 #undef RX_MPI_API
 
 #include "mpio.h" /* MPI-IO (MPI-4.1 chapter 14) */

@@ -64,11 +64,12 @@ typedef struct rx_req {
      * (freed with the request); receives unpack it into user_buf at the end */
     void *staging;
     void *user_buf;
-    int user_count;
+    int64_t user_count;           /* MPI_Count: the _c forms pass more than INT_MAX */
     const void *user_dtype;
     /* persistent requests keep their arguments here */
     const void *p_buf;
-    int p_count, p_dtype, p_mode;
+    int64_t p_count;
+    int p_dtype, p_mode;
     int comm_held;                /* holds comm (rx_req_hold_comm) */
     /* nonblocking collectives */
     void *coll;

@@ -218,13 +218,13 @@ overflow:
     return RX_ERR_OVERFLOW;
 }
 
-int rx_dtype_create_struct(int count, const int *blens, const intptr_t *disps,
+int rx_dtype_create_struct(size_t count, const size_t *blens, const intptr_t *disps,
                            rx_dtype_t *const *olds, rx_dtype_t **out)
 {
     rx_dbuild_t b;
     int rc = rx_db_init(&b);
-    for (int i = 0; rc == RX_OK && i < count; i++)
-        rc = rx_db_add(&b, disps[i], (size_t)blens[i], olds[i]);
+    for (size_t i = 0; rc == RX_OK && i < count; i++)
+        rc = rx_db_add(&b, disps[i], blens[i], olds[i]);
     if (rc != RX_OK) {
         rx_db_abort(&b);
         return rc;
@@ -232,13 +232,13 @@ int rx_dtype_create_struct(int count, const int *blens, const intptr_t *disps,
     return rx_db_finish(&b, 1, out);
 }
 
-int rx_dtype_create_hindexed(int count, const int *blens, const intptr_t *disps,
+int rx_dtype_create_hindexed(size_t count, const size_t *blens, const intptr_t *disps,
                              rx_dtype_t *old, rx_dtype_t **out)
 {
     rx_dbuild_t b;
     int rc = rx_db_init(&b);
-    for (int i = 0; rc == RX_OK && i < count; i++)
-        rc = rx_db_add(&b, disps[i], (size_t)blens[i], old);
+    for (size_t i = 0; rc == RX_OK && i < count; i++)
+        rc = rx_db_add(&b, disps[i], blens[i], old);
     if (rc != RX_OK) {
         rx_db_abort(&b);
         return rc;
@@ -246,24 +246,26 @@ int rx_dtype_create_hindexed(int count, const int *blens, const intptr_t *disps,
     return rx_db_finish(&b, 0, out);
 }
 
-int rx_dtype_create_hvector(int count, int blen, intptr_t stride, rx_dtype_t *old,
+int rx_dtype_create_hvector(size_t count, size_t blen, intptr_t stride, rx_dtype_t *old,
                             rx_dtype_t **out)
 {
     /* the first and the last block bound the others: check them (and the
      * total size) before building count blocks */
     intptr_t lo, hi, last;
     size_t bytes;
+    size_t copies;
     if (count > 0 && blen > 0 &&
-        (__builtin_mul_overflow((intptr_t)(count - 1), stride, &last) ||
-         rx_copies_fit(0, (size_t)blen, old, &lo, &hi) != RX_OK ||
-         rx_copies_fit(last, (size_t)blen, old, &lo, &hi) != RX_OK ||
-         __builtin_mul_overflow((size_t)count * (size_t)blen, old->size, &bytes) ||
-         bytes > (size_t)INTPTR_MAX))
+        (count - 1 > (size_t)INTPTR_MAX ||
+         __builtin_mul_overflow((intptr_t)(count - 1), stride, &last) ||
+         rx_copies_fit(0, blen, old, &lo, &hi) != RX_OK ||
+         rx_copies_fit(last, blen, old, &lo, &hi) != RX_OK ||
+         __builtin_mul_overflow(count, blen, &copies) ||
+         __builtin_mul_overflow(copies, old->size, &bytes) || bytes > (size_t)INTPTR_MAX))
         return RX_ERR_OVERFLOW;
     rx_dbuild_t b;
     int rc = rx_db_init(&b);
-    for (int i = 0; rc == RX_OK && i < count; i++)
-        rc = rx_db_add(&b, (intptr_t)i * stride, (size_t)blen, old);
+    for (size_t i = 0; rc == RX_OK && i < count; i++)
+        rc = rx_db_add(&b, (intptr_t)i * stride, blen, old);
     if (rc != RX_OK) {
         rx_db_abort(&b);
         return rc;
@@ -363,6 +365,16 @@ int rx_dtype_create_subarray(int ndims, const int *sizes, const int *subsizes,
     b.ub = full;
     b.any = 1;
     return rx_db_finish(&b, 0, out);
+}
+
+int rx_dtype_set_large_counts(rx_dtype_t *d, int nc, const int64_t *counts)
+{
+    if (nc && !(d->lcounts = malloc(sizeof(int64_t) * (size_t)nc)))
+        return RX_ERR_NOMEM;
+    if (nc)
+        memcpy(d->lcounts, counts, sizeof(int64_t) * (size_t)nc);
+    d->nc = nc;
+    return RX_OK;
 }
 
 int rx_dtype_set_envelope(rx_dtype_t *d, int combiner, int ni, const int *ints, int na,

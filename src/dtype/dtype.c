@@ -106,6 +106,7 @@ static void rx_dtype_destroy(rx_dtype_t *d)
     free(d->runs);
     free(d->ints);
     free(d->aints);
+    free(d->lcounts);
     free(d->types);
     free(d);
 }

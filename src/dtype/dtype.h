@@ -75,10 +75,11 @@ typedef struct rx_dtype {
     /* envelope and contents (MPI_Type_get_envelope / get_contents); types[]
      * are handles this type holds a reference on */
     int combiner;
-    int ni, na, nt;
+    int ni, na, nt, nc;     /* nc: large counts (a _c constructor's) */
     int *ints;
     intptr_t *aints;
     int *types;
+    int64_t *lcounts;
     char namebuf[128];     /* MPI_Type_set_name */
 } rx_dtype_t;
 
@@ -143,12 +144,12 @@ void rx_dtype_unref(rx_dtype_t *d);
  * reference (the caller's) and registers its handle; RX_ERR_NOMEM or
  * RX_ERR_INVAL (message in *why, when given) on failure. Displacements and
  * strides are in bytes; blens[i] copies of olds[i] at disps[i]. */
-int rx_dtype_create_struct(int count, const int *blens, const intptr_t *disps,
+int rx_dtype_create_struct(size_t count, const size_t *blens, const intptr_t *disps,
                            rx_dtype_t *const *olds, rx_dtype_t **out);
 /* Same old type for every block (vector, indexed and their h/block forms). */
-int rx_dtype_create_hindexed(int count, const int *blens, const intptr_t *disps,
+int rx_dtype_create_hindexed(size_t count, const size_t *blens, const intptr_t *disps,
                              rx_dtype_t *old, rx_dtype_t **out);
-int rx_dtype_create_hvector(int count, int blen, intptr_t stride, rx_dtype_t *old,
+int rx_dtype_create_hvector(size_t count, size_t blen, intptr_t stride, rx_dtype_t *old,
                             rx_dtype_t **out);
 int rx_dtype_create_resized(rx_dtype_t *old, intptr_t lb, intptr_t extent, rx_dtype_t **out);
 /* order_c: 1 for C order (last dimension fastest), 0 for Fortran order. */
@@ -159,6 +160,9 @@ int rx_dtype_dup(rx_dtype_t *old, rx_dtype_t **out);
 /* Record how a type was made (copies the arrays; takes references on types). */
 int rx_dtype_set_envelope(rx_dtype_t *d, int combiner, int ni, const int *ints, int na,
                           const intptr_t *aints, int nt, const int *types);
+/* The large counts of a type made by an MPI-4 _c constructor (its envelope's
+ * num_large_counts; copied). */
+int rx_dtype_set_large_counts(rx_dtype_t *d, int nc, const int64_t *counts);
 /* Commit: computes the strided description used by pack / unpack. */
 void rx_dtype_commit(rx_dtype_t *d);
 

@@ -103,35 +103,66 @@ int rx_bsend_start(const void *buf, size_t bytes, int dest, int tag, rx_comm_t *
     return MPI_SUCCESS;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size)
+static int rx_buffer_attach(void *buffer, MPI_Count size, const char *fn)
 {
-    RX_CHECK_INIT("MPI_Buffer_attach");
+    RX_CHECK_INIT(fn);
     if (size < 0)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Buffer_attach", "negative size %d", size);
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "negative size %lld", (long long)size);
     if (!buffer && size > 0)
-        return rx_mpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
+        return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
     if (rx_bbuf)
-        return rx_mpi_err(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
+        return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
     rx_bbuf = buffer;
     rx_bsize = (size_t)size;
     return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    return rx_buffer_attach(buffer, size, "MPI_Buffer_attach");
+}
 RX_ALIAS(Buffer_attach)
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
-    RX_CHECK_INIT("MPI_Buffer_detach");
+    return rx_buffer_attach(buffer, size, "MPI_Buffer_attach_c");
+}
+RX_ALIAS(Buffer_attach_c)
+
+/* Blocks until every buffered message has left the buffer. A buffer
+ * attached by MPI_Buffer_attach_c may be larger than an int: the int form
+ * then reports MPI_ERR_COUNT and keeps it attached. */
+static int rx_buffer_detach(void *buffer_addr, MPI_Count *size, MPI_Count max, const char *fn)
+{
+    RX_CHECK_INIT(fn);
     if (!buffer_addr || !size)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
-    /* blocks until every buffered message has left the buffer */
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    if (rx_bsize > (size_t)max)
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "the attached buffer of %zu bytes is larger "
+                          "than an int (MPI_Buffer_detach_c returns it)", rx_bsize);
     RX_WAIT_UNTIL(rx_bsend_idle());
     *(void **)buffer_addr = rx_bbuf;
-    *size = (int)rx_bsize;
+    *size = (MPI_Count)rx_bsize;
     rx_bbuf = NULL;
     rx_bsize = 0;
     return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_Count n;
+    int rc = rx_buffer_detach(buffer_addr, size ? &n : NULL, INT32_MAX, "MPI_Buffer_detach");
+    if (rc == MPI_SUCCESS)
+        *size = (int)n;
+    return rc;
+}
 RX_ALIAS(Buffer_detach)
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    return rx_buffer_detach(buffer_addr, size, INT64_MAX, "MPI_Buffer_detach_c");
+}
+RX_ALIAS(Buffer_detach_c)
 
 int rx_bsend_idle(void)
 {

@@ -152,7 +152,7 @@ static int rx_barrier(MPI_Comm comm, MPI_Request *req, const char *fn)
 int PMPI_Barrier(MPI_Comm comm) { return rx_barrier(comm, NULL, "MPI_Barrier"); }
 RX_ALIAS(Barrier)
 
-static int rx_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+static int rx_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Request *req, const char *fn)
 {
     RX_CHECK_INIT(fn);
@@ -193,11 +193,10 @@ static int rx_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    return rx_bcast(buffer, count, datatype, root, comm, NULL, "MPI_Bcast");
-}
-RX_ALIAS(Bcast)
+#define RX_BCAST_PARAMS(C, D, A) \
+    (void *buffer, C count, MPI_Datatype datatype, int root, MPI_Comm comm)
+RX_COUNT_FORMS(Bcast, RX_BCAST_PARAMS,
+               return rx_bcast(buffer, count, datatype, root, comm, NULL, fn);)
 
 /* ---- reductions ------------------------------------------------------------ */
 
@@ -205,7 +204,7 @@ RX_ALIAS(Bcast)
  * types are combined where they lie; others travel as their memory span
  * (extent-sized gaps included) in one piece, so that user functions see
  * the real layout. in == NULL: no input at this rank (in place elsewhere). */
-static int rx_red_setup(rx_coll_exec_t *e, const void *in, void *out, int count,
+static int rx_red_setup(rx_coll_exec_t *e, const void *in, void *out, MPI_Count count,
                         const rx_dtype_t *dt, rx_opobj_t *o, int out_valid)
 {
     e->op = o;
@@ -239,7 +238,7 @@ static int rx_red_setup(rx_coll_exec_t *e, const void *in, void *out, int count,
     return RX_OK;
 }
 
-static int rx_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+static int rx_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Request *req, const char *fn)
 {
     RX_CHECK_INIT(fn);
@@ -275,16 +274,15 @@ static int rx_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
-{
-    return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, "MPI_Reduce");
-}
-RX_ALIAS(Reduce)
+#define RX_REDUCE_PARAMS(C, D, A)                                                          \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, int root, \
+     MPI_Comm comm)
+RX_COUNT_FORMS(Reduce, RX_REDUCE_PARAMS,
+               return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, fn);)
 
 /* Allreduce, scan and exscan share their checks: sendbuf or MPI_IN_PLACE,
  * recvbuf valid everywhere (exscan: its content at rank 0 is undefined). */
-static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
+static int rx_allred(int kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *req,
                      const char *fn)
 {
@@ -328,32 +326,22 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, int count,
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
-{
-    return rx_allred(RX_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, NULL,
-                     "MPI_Allreduce");
-}
-RX_ALIAS(Allreduce)
-
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
-{
-    return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL, "MPI_Scan");
-}
-RX_ALIAS(Scan)
-
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
-{
-    return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL,
-                     "MPI_Exscan");
-}
-RX_ALIAS(Exscan)
+#define RX_ALLRED_PARAMS(C, D, A)                                                        \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, \
+     MPI_Comm comm)
+RX_COUNT_FORMS(Allreduce, RX_ALLRED_PARAMS,
+               return rx_allred(RX_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
+                                NULL, fn);)
+RX_COUNT_FORMS(Scan, RX_ALLRED_PARAMS,
+               return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL,
+                                fn);)
+RX_COUNT_FORMS(Exscan, RX_ALLRED_PARAMS,
+               return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL,
+                                fn);)
 
 /* Reduce_scatter: recvcounts[i] elements to rank i (block form: all equal). */
-static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             int blockcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, rx_ivec_t recvcounts,
+                             MPI_Count blockcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                              MPI_Request *req, const char *fn)
 {
     RX_CHECK_INIT(fn);
@@ -363,16 +351,18 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
                                        req, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     int p = c->size;
-    if (!recvcounts)
+    if (!recvcounts.p)
         RX_CHECK_COUNT(c, blockcount, fn);
     size_t total = 0;
     for (int i = 0; i < p; i++) {
-        int n = recvcounts ? recvcounts[i] : blockcount;
+        int64_t n = recvcounts.p ? rx_ivec_at(recvcounts, i) : blockcount;
         if (n < 0)
-            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "negative count %d for rank %d", n, i);
-        total += (size_t)n;
+            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "negative count %lld for rank %d",
+                              (long long)n, i);
+        if (__builtin_add_overflow(total, (size_t)n, &total))
+            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "the counts' sum overflows");
     }
-    int mine = recvcounts ? recvcounts[c->rank] : blockcount;
+    int64_t mine = recvcounts.p ? rx_ivec_at(recvcounts, c->rank) : blockcount;
     rx_opobj_t *o;
     int rc = rx_coll_check_op(c, op, dt, &o, fn);
     if (rc != MPI_SUCCESS)
@@ -388,8 +378,6 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
         return rx_mpi_err(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                           "reduce-scatter of a non-contiguous datatype needs a predefined "
                           "operation and a type made of one basic type");
-    if (total > (size_t)INT32_MAX)
-        return rx_mpi_err(c, MPI_ERR_COUNT, fn, "total count %zu too large", total);
     int in_place = sendbuf == MPI_IN_PLACE;
     RX_CHECK_BUF(c, recvbuf, in_place ? total : (size_t)mine, dt, fn);
     if (!in_place)
@@ -400,7 +388,7 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
                  : rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     uint64_t per = packed ? dt->basic_count : 1; /* combined units per element */
     for (int i = 0; i < p; i++)
-        e->vec[i] = (uint64_t)(recvcounts ? recvcounts[i] : blockcount) * per;
+        e->vec[i] = (uint64_t)(recvcounts.p ? rx_ivec_at(recvcounts, i) : blockcount) * per;
     e->args.rcounts = e->vec;
     e->op = o;
     e->dt = packed ? bdt : dt;
@@ -428,23 +416,21 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    const char *fn = "MPI_Reduce_scatter";
+#define RX_RS_PARAMS(C, D, A)                                                             \
+    (const void *sendbuf, void *recvbuf, const C recvcounts[], MPI_Datatype datatype, \
+     MPI_Op op, MPI_Comm comm)
+RX_COUNT_FORMS(Reduce_scatter, RX_RS_PARAMS, {
     if (!recvcounts && rx_rt.initialized)
         return rx_mpi_err(rx_comm_get(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
-    return rx_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, NULL, fn);
-}
-RX_ALIAS(Reduce_scatter)
-
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return rx_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, NULL,
-                             "MPI_Reduce_scatter_block");
-}
-RX_ALIAS(Reduce_scatter_block)
+    return rx_reduce_scatter(sendbuf, recvbuf, RX_IVEC(recvcounts), 0, datatype, op, comm, NULL,
+                             fn);
+})
+#define RX_RSB_PARAMS(C, D, A) \
+    (const void *sendbuf, void *recvbuf, C recvcount, MPI_Datatype datatype, MPI_Op op, \
+     MPI_Comm comm)
+RX_COUNT_FORMS(Reduce_scatter_block, RX_RSB_PARAMS,
+               return rx_reduce_scatter(sendbuf, recvbuf, RX_IVEC((int *)NULL), recvcount,
+                                        datatype, op, comm, NULL, fn);)
 
 /* ---- nonblocking forms --------------------------------------------------- */
 
@@ -455,76 +441,59 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 }
 RX_ALIAS(Ibarrier)
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ibcast");
-    return rx_bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
-}
-RX_ALIAS(Ibcast)
-
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ireduce");
-    return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce");
-}
-RX_ALIAS(Ireduce)
-
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iallreduce");
+#define RX_IBCAST_PARAMS(C, D, A) \
+    (void *buffer, C count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ibcast, RX_IBCAST_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_bcast(buffer, count, datatype, root, comm, request, fn);
+})
+#define RX_IREDUCE_PARAMS(C, D, A)                                                         \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, int root, \
+     MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ireduce, RX_IREDUCE_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, fn);
+})
+#define RX_IALLRED_PARAMS(C, D, A)                                                       \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, \
+     MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Iallreduce, RX_IALLRED_PARAMS, {
+    RX_NB_REQ(request, fn);
     return rx_allred(RX_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, request,
-                     "MPI_Iallreduce");
-}
-RX_ALIAS(Iallreduce)
-
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iscan");
-    return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, request,
-                     "MPI_Iscan");
-}
-RX_ALIAS(Iscan)
-
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iexscan");
-    return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, request,
-                     "MPI_Iexscan");
-}
-RX_ALIAS(Iexscan)
-
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    const char *fn = "MPI_Ireduce_scatter";
+                     fn);
+})
+RX_COUNT_FORMS(Iscan, RX_IALLRED_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_allred(RX_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, request, fn);
+})
+RX_COUNT_FORMS(Iexscan, RX_IALLRED_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, request, fn);
+})
+#define RX_IRS_PARAMS(C, D, A)                                                            \
+    (const void *sendbuf, void *recvbuf, const C recvcounts[], MPI_Datatype datatype, \
+     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ireduce_scatter, RX_IRS_PARAMS, {
     RX_NB_REQ(request, fn);
     if (!recvcounts)
         return rx_mpi_err(rx_comm_get(comm), MPI_ERR_ARG, fn, "recvcounts is NULL");
-    return rx_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, request, fn);
-}
-RX_ALIAS(Ireduce_scatter)
-
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ireduce_scatter_block");
-    return rx_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, request,
-                             "MPI_Ireduce_scatter_block");
-}
-RX_ALIAS(Ireduce_scatter_block)
+    return rx_reduce_scatter(sendbuf, recvbuf, RX_IVEC(recvcounts), 0, datatype, op, comm,
+                             request, fn);
+})
+#define RX_IRSB_PARAMS(C, D, A)                                                          \
+    (const void *sendbuf, void *recvbuf, C recvcount, MPI_Datatype datatype, MPI_Op op, \
+     MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ireduce_scatter_block, RX_IRSB_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_reduce_scatter(sendbuf, recvbuf, RX_IVEC((int *)NULL), recvcount, datatype, op,
+                             comm, request, fn);
+})
 
 /* ---- local reduction and op objects ---------------------------------------- */
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+static int rx_reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, const char *fn)
 {
-    const char *fn = "MPI_Reduce_local";
     RX_CHECK_INIT(fn);
     RX_CHECK_COUNT(NULL, count, fn);
     RX_GET_DTYPE(dt, NULL, datatype, fn);
@@ -537,27 +506,44 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     rx_coll_reduce_apply(o, dt, inbuf, inoutbuf, (size_t)count);
     return MPI_SUCCESS;
 }
-RX_ALIAS(Reduce_local)
+#define RX_REDUCE_LOCAL_PARAMS(C, D, A) \
+    (const void *inbuf, void *inoutbuf, C count, MPI_Datatype datatype, MPI_Op op)
+RX_COUNT_FORMS(Reduce_local, RX_REDUCE_LOCAL_PARAMS,
+               return rx_reduce_local(inbuf, inoutbuf, count, datatype, op, fn);)
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* One of fn, fn_c is set (MPI_Op_create, MPI_Op_create_c). */
+static int rx_op_create(rx_user_fn_t *fn, rx_user_fn_c_t *fn_c, int commute, MPI_Op *op,
+                        const char *fn_name)
 {
-    RX_CHECK_INIT("MPI_Op_create");
-    if (!user_fn || !op)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Op_create", "NULL argument");
+    RX_CHECK_INIT(fn_name);
+    if ((!fn && !fn_c) || !op)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn_name, "NULL argument");
     rx_opobj_t *o = calloc(1, sizeof *o);
     if (!o)
-        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
-    o->fn = (rx_user_fn_t *)user_fn;
+        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn_name, "out of memory");
+    o->fn = fn;
+    o->fn_c = fn_c;
     o->commute = commute != 0;
     o->index = rx_htab_add(&rx_op_table, o, RX_OP_PREDEFINED_COUNT);
     if (o->index < 0) {
         free(o);
-        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Op_create", "out of handles");
+        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn_name, "out of handles");
     }
     *op = RX_HANDLE(RX_KIND_OP, o->index);
     return MPI_SUCCESS;
 }
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return rx_op_create((rx_user_fn_t *)user_fn, NULL, commute, op, "MPI_Op_create");
+}
 RX_ALIAS(Op_create)
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    return rx_op_create(NULL, (rx_user_fn_c_t *)user_fn, commute, op, "MPI_Op_create_c");
+}
+RX_ALIAS(Op_create_c)
 
 int PMPI_Op_free(MPI_Op *op)
 {

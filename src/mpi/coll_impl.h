@@ -7,6 +7,7 @@
 #define RX_MPI_COLL_IMPL_H
 
 #include "mpi_impl.h"
+#include "bigcount.h"
 
 /* Map an internal status of a collective to the MPI class. */
 int rx_coll_rc(rx_comm_t *c, int rc, const char *fn);

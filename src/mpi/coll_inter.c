@@ -37,12 +37,14 @@ struct rx_iplan {
     int nparts;
     /* arguments */
     rx_inter_side_t s, r;
-    int root, count, blockcount;
-    const int *counts;
+    int root;
+    MPI_Count count, blockcount;
+    rx_ivec_t counts;
     MPI_Datatype dt;
     MPI_Op op;
     void *tmp[2], *base[2]; /* typed temporaries and their allocations */
-    int *displs;            /* reduce_scatter: displacements of the scatter */
+    MPI_Aint *displs;       /* reduce_scatter: displacements of the scatter */
+    MPI_Count *bcounts;     /* and its counts (the caller's, widened) */
 };
 
 static rx_iplan_t *rx_plans;
@@ -101,6 +103,7 @@ static void rx_plan_drop(rx_iplan_t *p)
     for (int i = 0; i < 2; i++)
         free(p->base[i]);
     free(p->displs);
+    free(p->bcounts);
     free(p->parts);
     free(p);
 }
@@ -220,7 +223,7 @@ static int rx_inter_root(rx_comm_t *c, int root, const char *fn)
 }
 
 /* count elements of type at buf, which may not be MPI_IN_PLACE. */
-static int rx_inter_data(rx_comm_t *c, const void *buf, int count, MPI_Datatype type,
+static int rx_inter_data(rx_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
                          const char *fn)
 {
     if (buf == MPI_IN_PLACE)
@@ -237,13 +240,13 @@ static int rx_inter_side_ok(rx_comm_t *c, const rx_inter_side_t *x, int n, const
 {
     if (!x->form)
         return rx_inter_data(c, x->buf, x->count, x->type, fn);
-    if (!x->counts || !x->displs || (x->form == 2 && !x->types))
+    if (!x->counts.p || !x->displs.p || (x->form == 2 && !x->types))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "a counts, displacements or types array is NULL");
     if (x->buf == MPI_IN_PLACE)
         return rx_inter_data(c, x->buf, 0, MPI_BYTE, fn);
     for (int j = 0; j < n; j++) {
         MPI_Datatype t = x->form == 2 ? x->types[j] : x->type;
-        RX_CHECK_COUNT(c, x->counts[j], fn);
+        RX_CHECK_COUNT(c, rx_ivec_at(x->counts, j), fn);
         RX_GET_DTYPE(d, c, t, fn);
         (void)d;
     }
@@ -251,19 +254,19 @@ static int rx_inter_side_ok(rx_comm_t *c, const rx_inter_side_t *x, int n, const
 }
 
 /* Where peer j's block of side x lies, its count and type. */
-static char *rx_side_at(const rx_inter_side_t *x, int j, int *n, MPI_Datatype *t)
+static char *rx_side_at(const rx_inter_side_t *x, int j, MPI_Count *n, MPI_Datatype *t)
 {
     *t = x->form == 2 ? x->types[j] : x->type;
-    *n = x->form ? x->counts[j] : x->count;
+    *n = x->form ? rx_ivec_at(x->counts, j) : x->count;
     if (x->form == 2)
-        return (char *)x->buf + x->displs[j];
+        return (char *)x->buf + rx_ivec_at(x->displs, j);
     const rx_dtype_t *d = rx_dtype_get(*t);
-    long off = x->form ? x->displs[j] : (long)j * x->count;
+    long off = x->form ? (long)rx_ivec_at(x->displs, j) : (long)j * x->count;
     return (char *)x->buf + off * (long)d->extent;
 }
 
 /* Temporary i for count elements of type dt (the caller knows dt valid). */
-static int rx_plan_tmp(rx_iplan_t *p, int i, int count)
+static int rx_plan_tmp(rx_iplan_t *p, int i, MPI_Count count)
 {
     const rx_dtype_t *d = rx_dtype_get(p->dt);
     size_t ext = (size_t)(d->extent < 0 ? -d->extent : d->extent);
@@ -284,8 +287,8 @@ static int rx_step_barrier(rx_iplan_t *p)
         return 0;
     /* a process leaves once every remote process has entered */
     for (int j = 0; j < p->c->remote->size; j++) {
-        RX_PART(p, PMPI_Irecv(NULL, 0, MPI_BYTE, j, p->tag, p->inter, &h_));
-        RX_PART(p, PMPI_Isend(NULL, 0, MPI_BYTE, j, p->tag, p->inter, &h_));
+        RX_PART(p, PMPI_Irecv_c(NULL, 0, MPI_BYTE, j, p->tag, p->inter, &h_));
+        RX_PART(p, PMPI_Isend_c(NULL, 0, MPI_BYTE, j, p->tag, p->inter, &h_));
     }
     return 1;
 }
@@ -304,19 +307,19 @@ static int rx_step_bcast(rx_iplan_t *p)
     switch (p->stage) {
     case 0:
         if (p->root == MPI_ROOT)
-            RX_PART(p, PMPI_Isend(buf, p->count, p->dt, 0, p->tag, p->inter, &h_));
+            RX_PART(p, PMPI_Isend_c(buf, p->count, p->dt, 0, p->tag, p->inter, &h_));
         else if (p->root >= 0 && p->c->rank == 0)
-            RX_PART(p, PMPI_Irecv(buf, p->count, p->dt, p->root, p->tag, p->inter, &h_));
+            RX_PART(p, PMPI_Irecv_c(buf, p->count, p->dt, p->root, p->tag, p->inter, &h_));
         return 1;
     case 1:
         if (p->root >= 0 && p->c->size > 1)
-            RX_PART(p, PMPI_Ibcast(buf, p->count, p->dt, 0, p->local, &h_));
+            RX_PART(p, PMPI_Ibcast_c(buf, p->count, p->dt, 0, p->local, &h_));
         return 1;
     }
     return 0;
 }
 
-int rx_inter_bcast(rx_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
+int rx_inter_bcast(rx_comm_t *c, void *buf, MPI_Count count, MPI_Datatype dt, int root,
                    MPI_Request *req, const char *fn)
 {
     int rc = rx_inter_root(c, root, fn);
@@ -336,7 +339,7 @@ int rx_inter_bcast(rx_comm_t *c, void *buf, int count, MPI_Datatype dt, int root
 
 /* ---- reductions ------------------------------------------------------------- */
 
-static int rx_red_args(rx_comm_t *c, const void *sbuf, const void *rbuf, int count,
+static int rx_red_args(rx_comm_t *c, const void *sbuf, const void *rbuf, MPI_Count count,
                        MPI_Datatype dt, MPI_Op op, int need_s, int need_r, const char *fn)
 {
     int rc = MPI_SUCCESS;
@@ -353,7 +356,7 @@ static int rx_red_args(rx_comm_t *c, const void *sbuf, const void *rbuf, int cou
 
 /* A plan of a reduction with its operands (NULL: no memory). */
 static rx_iplan_t *rx_red_plan(rx_comm_t *c, rx_istep_t step, int nparts, const void *sbuf,
-                               void *rbuf, int count, MPI_Datatype dt, MPI_Op op)
+                               void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op)
 {
     rx_iplan_t *p = rx_plan_new(c, step, nparts);
     if (p) {
@@ -372,20 +375,22 @@ static int rx_step_reduce(rx_iplan_t *p)
     switch (p->stage) {
     case 0:
         if (p->root == MPI_ROOT)
-            RX_PART(p, PMPI_Irecv((void *)p->r.buf, p->count, p->dt, 0, p->tag, p->inter, &h_));
-        else if (p->root >= 0)
-            RX_PART(p, PMPI_Ireduce(p->s.buf, p->tmp[0], p->count, p->dt, p->op, 0, p->local,
+            RX_PART(p, PMPI_Irecv_c((void *)p->r.buf, p->count, p->dt, 0, p->tag, p->inter,
                                     &h_));
+        else if (p->root >= 0)
+            RX_PART(p, PMPI_Ireduce_c(p->s.buf, p->tmp[0], p->count, p->dt, p->op, 0,
+                                      p->local, &h_));
         return 1;
     case 1:
         if (p->root >= 0 && p->c->rank == 0)
-            RX_PART(p, PMPI_Isend(p->tmp[0], p->count, p->dt, p->root, p->tag, p->inter, &h_));
+            RX_PART(p, PMPI_Isend_c(p->tmp[0], p->count, p->dt, p->root, p->tag, p->inter,
+                                    &h_));
         return 1;
     }
     return 0;
 }
 
-int rx_inter_reduce(rx_comm_t *c, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+int rx_inter_reduce(rx_comm_t *c, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                     MPI_Op op, int root, MPI_Request *req, const char *fn)
 {
     int rc = rx_inter_root(c, root, fn);
@@ -412,24 +417,26 @@ static int rx_step_allred(rx_iplan_t *p)
     int lead = p->c->rank == 0;
     switch (p->stage) {
     case 0:
-        RX_PART(p, PMPI_Ireduce(p->s.buf, p->tmp[0], p->count, p->dt, p->op, 0, p->local, &h_));
+        RX_PART(p, PMPI_Ireduce_c(p->s.buf, p->tmp[0], p->count, p->dt, p->op, 0, p->local,
+                                  &h_));
         return 1;
     case 1:
         if (lead) {
-            void *in = p->counts || p->blockcount >= 0 ? p->tmp[1] : (void *)p->r.buf;
-            RX_PART(p, PMPI_Irecv(in, p->count, p->dt, 0, p->tag, p->inter, &h_));
-            RX_PART(p, PMPI_Isend(p->tmp[0], p->count, p->dt, 0, p->tag, p->inter, &h_));
+            void *in = p->counts.p || p->blockcount >= 0 ? p->tmp[1] : (void *)p->r.buf;
+            RX_PART(p, PMPI_Irecv_c(in, p->count, p->dt, 0, p->tag, p->inter, &h_));
+            RX_PART(p, PMPI_Isend_c(p->tmp[0], p->count, p->dt, 0, p->tag, p->inter, &h_));
         }
         return 1;
     case 2:
-        if (p->counts)
-            RX_PART(p, PMPI_Iscatterv(p->tmp[1], p->counts, p->displs, p->dt, (void *)p->r.buf,
-                                      p->counts[p->c->rank], p->dt, 0, p->local, &h_));
+        if (p->counts.p)
+            RX_PART(p, PMPI_Iscatterv_c(p->tmp[1], p->bcounts, p->displs, p->dt,
+                                        (void *)p->r.buf, p->bcounts[p->c->rank], p->dt, 0,
+                                        p->local, &h_));
         else if (p->blockcount >= 0)
-            RX_PART(p, PMPI_Iscatter(p->tmp[1], p->blockcount, p->dt, (void *)p->r.buf, p->blockcount,
-                                     p->dt, 0, p->local, &h_));
+            RX_PART(p, PMPI_Iscatter_c(p->tmp[1], p->blockcount, p->dt, (void *)p->r.buf,
+                                       p->blockcount, p->dt, 0, p->local, &h_));
         else if (p->c->size > 1)
-            RX_PART(p, PMPI_Ibcast((void *)p->r.buf, p->count, p->dt, 0, p->local, &h_));
+            RX_PART(p, PMPI_Ibcast_c((void *)p->r.buf, p->count, p->dt, 0, p->local, &h_));
         return 1;
     }
     return 0;
@@ -437,7 +444,7 @@ static int rx_step_allred(rx_iplan_t *p)
 
 static int rx_allred_go(rx_comm_t *c, rx_iplan_t *p, MPI_Request *req, const char *fn)
 {
-    int lead = c->rank == 0, spread = p->counts || p->blockcount >= 0;
+    int lead = c->rank == 0, spread = p->counts.p || p->blockcount >= 0;
     if ((lead && rx_plan_tmp(p, 0, p->count) != RX_OK) ||
         (lead && spread && rx_plan_tmp(p, 1, p->count) != RX_OK)) {
         rx_plan_drop(p);
@@ -446,7 +453,7 @@ static int rx_allred_go(rx_comm_t *c, rx_iplan_t *p, MPI_Request *req, const cha
     return rx_plan_go(p, req, fn);
 }
 
-int rx_inter_allreduce(rx_comm_t *c, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+int rx_inter_allreduce(rx_comm_t *c, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                        MPI_Op op, MPI_Request *req, const char *fn)
 {
     int rc = rx_red_args(c, sbuf, rbuf, count, dt, op, 1, 1, fn);
@@ -461,39 +468,44 @@ int rx_inter_allreduce(rx_comm_t *c, const void *sbuf, void *rbuf, int count, MP
 /* The vector each group reduces is the sum of its own members' counts
  * (MPI: both groups' sums must be equal); the leader swaps it for the other
  * group's reduced vector, which is scattered here. */
-int rx_inter_reduce_scatter(rx_comm_t *c, const void *sbuf, void *rbuf, const int *counts,
-                            int blockcount, MPI_Datatype dt, MPI_Op op, MPI_Request *req,
+int rx_inter_reduce_scatter(rx_comm_t *c, const void *sbuf, void *rbuf, rx_ivec_t counts,
+                            MPI_Count blockcount, MPI_Datatype dt, MPI_Op op, MPI_Request *req,
                             const char *fn)
 {
-    long long total = 0;
-    if (!counts) {
+    MPI_Count total = 0;
+    if (!counts.p) {
         RX_CHECK_COUNT(c, blockcount, fn);
-        total = (long long)blockcount * c->size;
+        if (__builtin_mul_overflow(blockcount, (MPI_Count)c->size, &total))
+            return rx_mpi_err(c, MPI_ERR_COUNT, fn, "the counts' sum overflows");
     } else {
         for (int i = 0; i < c->size; i++) {
-            if (counts[i] < 0)
-                return rx_mpi_err(c, MPI_ERR_COUNT, fn, "negative count %d for rank %d",
-                                  counts[i], i);
-            total += counts[i];
+            int64_t n = rx_ivec_at(counts, i);
+            if (n < 0)
+                return rx_mpi_err(c, MPI_ERR_COUNT, fn, "negative count %lld for rank %d",
+                                  (long long)n, i);
+            if (__builtin_add_overflow(total, n, &total))
+                return rx_mpi_err(c, MPI_ERR_COUNT, fn, "the counts' sum overflows");
         }
     }
-    if (total > INT_MAX)
-        return rx_mpi_err(c, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
-    int rc = rx_red_args(c, sbuf, rbuf, (int)total, dt, op, 1, 0, fn);
+    int rc = rx_red_args(c, sbuf, rbuf, total, dt, op, 1, 0, fn);
     if (rc == MPI_SUCCESS)
-        rc = rx_inter_data(c, rbuf, counts ? counts[c->rank] : blockcount, dt, fn);
+        rc = rx_inter_data(c, rbuf, counts.p ? rx_ivec_at(counts, c->rank) : blockcount, dt, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rx_iplan_t *p = rx_red_plan(c, rx_step_allred, 2, sbuf, rbuf, (int)total, dt, op);
-    if (!p || (counts && !(p->displs = malloc(sizeof(int) * (size_t)c->size)))) {
+    rx_iplan_t *p = rx_red_plan(c, rx_step_allred, 2, sbuf, rbuf, total, dt, op);
+    if (!p || (counts.p && (!(p->displs = malloc(sizeof(MPI_Aint) * (size_t)c->size)) ||
+                            !(p->bcounts = malloc(sizeof(MPI_Count) * (size_t)c->size))))) {
         if (p)
             rx_plan_drop(p);
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    for (int i = 0, off = 0; counts && i < c->size; off += counts[i++])
+    MPI_Aint off = 0;
+    for (int i = 0; counts.p && i < c->size; off += p->bcounts[i++]) {
         p->displs[i] = off;
+        p->bcounts[i] = rx_ivec_at(counts, i);
+    }
     p->counts = counts;
-    p->blockcount = counts ? -1 : blockcount;
+    p->blockcount = counts.p ? -1 : blockcount;
     return rx_allred_go(c, p, req, fn);
 }
 
@@ -504,22 +516,22 @@ static int rx_step_rooted(rx_iplan_t *p, int gather)
 {
     if (p->stage)
         return 0;
-    int n;
+    MPI_Count n;
     MPI_Datatype t;
     if (p->root == MPI_ROOT) {
         for (int j = 0; j < p->c->remote->size; j++) {
             char *at = rx_side_at(gather ? &p->r : &p->s, j, &n, &t);
             if (gather)
-                RX_PART(p, PMPI_Irecv(at, n, t, j, p->tag, p->inter, &h_));
+                RX_PART(p, PMPI_Irecv_c(at, n, t, j, p->tag, p->inter, &h_));
             else
-                RX_PART(p, PMPI_Isend(at, n, t, j, p->tag, p->inter, &h_));
+                RX_PART(p, PMPI_Isend_c(at, n, t, j, p->tag, p->inter, &h_));
         }
     } else if (p->root >= 0) {
         if (gather)
-            RX_PART(p, PMPI_Isend(p->s.buf, p->s.count, p->s.type, p->root, p->tag, p->inter,
+            RX_PART(p, PMPI_Isend_c(p->s.buf, p->s.count, p->s.type, p->root, p->tag, p->inter,
                                   &h_));
         else
-            RX_PART(p, PMPI_Irecv((void *)p->r.buf, p->r.count, p->r.type, p->root, p->tag,
+            RX_PART(p, PMPI_Irecv_c((void *)p->r.buf, p->r.count, p->r.type, p->root, p->tag,
                                   p->inter, &h_));
     }
     return 1;
@@ -566,11 +578,11 @@ static int rx_step_exchange(rx_iplan_t *p)
 {
     if (p->stage)
         return 0;
-    int n;
+    MPI_Count n;
     MPI_Datatype t;
     for (int j = 0; j < p->c->remote->size; j++) {
         char *at = rx_side_at(&p->r, j, &n, &t);
-        RX_PART(p, PMPI_Irecv(at, n, t, j, p->tag, p->inter, &h_));
+        RX_PART(p, PMPI_Irecv_c(at, n, t, j, p->tag, p->inter, &h_));
     }
     for (int j = 0; j < p->c->remote->size; j++) {
         char *at = p->root ? (char *)p->s.buf : rx_side_at(&p->s, j, &n, &t);
@@ -578,7 +590,7 @@ static int rx_step_exchange(rx_iplan_t *p)
             n = p->s.count;
             t = p->s.type;
         }
-        RX_PART(p, PMPI_Isend(at, n, t, j, p->tag, p->inter, &h_));
+        RX_PART(p, PMPI_Isend_c(at, n, t, j, p->tag, p->inter, &h_));
     }
     return 1;
 }

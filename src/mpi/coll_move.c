@@ -11,37 +11,43 @@
 #include <string.h>
 
 #define RX_NO_MEM(e, fn) rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
+#define RX_NO_VEC ((rx_ivec_t){NULL, 0}) /* uniform forms: no per-rank arrays */
 
 /* Per-rank counts and displacements (elements) as wire bytes in e->vec:
  * counts at [base], displs at [base + p]. Returns the extent of the area
  * they cover, or (uint64_t)-1 for a negative count or a block beyond
  * RX_MPI_MAX_BYTES (so that no sum below wraps). */
-static uint64_t rx_vec(rx_coll_exec_t *e, int base, const int *counts, const int *displs,
+static uint64_t rx_vec(rx_coll_exec_t *e, int base, rx_ivec_t counts, rx_ivec_t displs,
                        size_t wire)
 {
     int p = e->c->size;
     uint64_t end = 0;
     for (int i = 0; i < p; i++) {
-        if (counts[i] < 0 || (uint64_t)counts[i] * wire > RX_MPI_MAX_BYTES ||
-            (uint64_t)(displs[i] < 0 ? -(int64_t)displs[i] : displs[i]) * wire > RX_MPI_MAX_BYTES)
+        int64_t n = rx_ivec_at(counts, i), d = rx_ivec_at(displs, i);
+        uint64_t cb, db;
+        if (n < 0 || __builtin_mul_overflow((uint64_t)n, (uint64_t)wire, &cb) ||
+            cb > RX_MPI_MAX_BYTES ||
+            __builtin_mul_overflow((uint64_t)(d < 0 ? -d : d), (uint64_t)wire, &db) ||
+            db > RX_MPI_MAX_BYTES)
             return (uint64_t)-1;
-        e->vec[base + i] = (uint64_t)counts[i] * wire;
-        e->vec[base + p + i] = (uint64_t)(int64_t)displs[i] * wire;
+        e->vec[base + i] = cb;
+        e->vec[base + p + i] = (uint64_t)d * wire;
         uint64_t hi = e->vec[base + p + i] + e->vec[base + i];
-        if (counts[i] && hi > end)
+        if (n && hi > end)
             end = hi;
     }
     return end;
 }
 
-static int rx_unpack_v(rx_coll_exec_t *e, void *buf, const int *counts, const int *displs,
+static int rx_unpack_v(rx_coll_exec_t *e, void *buf, rx_ivec_t counts, rx_ivec_t displs,
                        const rx_dtype_t *dt)
 {
-    for (int i = 0; i < e->c->size; i++)
-        if (counts[i] &&
-            rx_coll_out_block(e, (char *)buf + (intptr_t)displs[i] * dt->extent, (size_t)counts[i],
-                              dt, (uint64_t)(int64_t)displs[i] * dt->wire, 0) != RX_OK)
+    for (int i = 0; i < e->c->size; i++) {
+        int64_t n = rx_ivec_at(counts, i), d = rx_ivec_at(displs, i);
+        if (n && rx_coll_out_block(e, (char *)buf + (intptr_t)d * dt->extent, (size_t)n, dt,
+                                   (uint64_t)d * dt->wire, 0) != RX_OK)
             return RX_ERR_NOMEM;
+    }
     return RX_OK;
 }
 
@@ -59,8 +65,8 @@ static int rx_coll_on_one_node(const rx_comm_t *c)
  * (RX_ERR_AGAIN: take the schedule, which also reports mismatched sizes).
  * A NULL buffer with count 0 is legal (uneven decompositions), so in place
  * is its own flag. */
-static int rx_gather_shm(rx_comm_t *c, int in_place, const void *sendbuf, int scount,
-                         const rx_dtype_t *sdt, void *recvbuf, int rcount, const rx_dtype_t *rdt,
+static int rx_gather_shm(rx_comm_t *c, int in_place, const void *sendbuf, MPI_Count scount,
+                         const rx_dtype_t *sdt, void *recvbuf, MPI_Count rcount, const rx_dtype_t *rdt,
                          int root)
 {
     if (!rx_coll_on_one_node(c))
@@ -92,15 +98,16 @@ static int rx_gather_shm(rx_comm_t *c, int in_place, const void *sendbuf, int sc
 }
 
 /* v: Gatherv (told by the caller: the arrays may be NULL at non-roots) */
-static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, int v, const int *recvcounts, const int *displs,
+static int rx_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, int v, rx_ivec_t recvcounts,
+                     rx_ivec_t displs,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
                      const char *fn)
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     if (c->remote) {
-        rx_inter_side_t s = {sendbuf, sendcount, NULL, NULL, sendtype, NULL, 0};
+        rx_inter_side_t s = {sendbuf, sendcount, RX_NO_VEC, RX_NO_VEC, sendtype, NULL, 0};
         rx_inter_side_t r = {recvbuf, recvcount, recvcounts, displs, recvtype, NULL, v};
         return rx_inter_gather(c, &s, &r, root, req, fn);
     }
@@ -118,7 +125,7 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (is_root) {
         RX_GET_DTYPE(d, c, recvtype, fn);
         rdt = d;
-        if (v && (!recvcounts || !displs))
+        if (v && (!recvcounts.p || !displs.p))
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
         if (!v) {
             RX_CHECK_COUNT(c, recvcount, fn);
@@ -174,29 +181,25 @@ static int rx_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL, recvtype, root,
-                     comm, NULL, "MPI_Gather");
-}
-RX_ALIAS(Gather)
-
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
-{
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs, recvtype,
-                     root, comm, NULL, "MPI_Gatherv");
-}
-RX_ALIAS(Gatherv)
+#define RX_GATHER_PARAMS(C, D, A)                                                          \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, int root, MPI_Comm comm)
+RX_COUNT_FORMS(Gather, RX_GATHER_PARAMS,
+               return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, RX_NO_VEC,
+                                RX_NO_VEC, recvtype, root, comm, NULL, fn);)
+#define RX_GATHERV_PARAMS(C, D, A)                                                  \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+RX_COUNT_FORMS(Gatherv, RX_GATHERV_PARAMS,
+               return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, RX_IVEC(recvcounts),
+                                RX_IVEC(displs), recvtype, root, comm, NULL, fn);)
 
 /* ---- scatter / scatterv -------------------------------------------------- */
 
 /* Blocking uniform scatter on one node (RX_ERR_AGAIN: take the schedule).
  * in_place: at the root, which then receives nothing. */
-static int rx_scatter_shm(rx_comm_t *c, int in_place, const void *sendbuf, int scount,
-                          const rx_dtype_t *sdt, void *recvbuf, int rcount, const rx_dtype_t *rdt,
+static int rx_scatter_shm(rx_comm_t *c, int in_place, const void *sendbuf, MPI_Count scount,
+                          const rx_dtype_t *sdt, void *recvbuf, MPI_Count rcount, const rx_dtype_t *rdt,
                           int root)
 {
     if (!rx_coll_on_one_node(c))
@@ -223,8 +226,8 @@ static int rx_scatter_shm(rx_comm_t *c, int in_place, const void *sendbuf, int s
 }
 
 /* v: Scatterv (told by the caller: the arrays may be NULL at non-roots) */
-static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *sendcounts,
-                      const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int rx_scatter(const void *sendbuf, MPI_Count sendcount, int v, rx_ivec_t sendcounts,
+                      rx_ivec_t displs, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req,
                       const char *fn)
 {
@@ -232,7 +235,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
     RX_GET_COMM(c, comm, fn);
     if (c->remote) {
         rx_inter_side_t s = {sendbuf, sendcount, sendcounts, displs, sendtype, NULL, v};
-        rx_inter_side_t r = {recvbuf, recvcount, NULL, NULL, recvtype, NULL, 0};
+        rx_inter_side_t r = {recvbuf, recvcount, RX_NO_VEC, RX_NO_VEC, recvtype, NULL, 0};
         return rx_inter_scatter(c, &s, &r, root, req, fn);
     }
     int rc = rx_coll_check_root(c, root, fn), p = c->size, is_root = c->rank == root;
@@ -249,7 +252,7 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
     if (is_root) {
         RX_GET_DTYPE(d, c, sendtype, fn);
         sdt = d;
-        if (v && (!sendcounts || !displs))
+        if (v && (!sendcounts.p || !displs.p))
             return rx_mpi_err(c, MPI_ERR_ARG, fn, "sendcounts or displs is NULL");
         if (!v) {
             RX_CHECK_COUNT(c, sendcount, fn);
@@ -318,41 +321,37 @@ static int rx_scatter(const void *sendbuf, int sendcount, int v, const int *send
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return rx_scatter(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                      comm, NULL, "MPI_Scatter");
-}
-RX_ALIAS(Scatter)
-
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
-{
-    return rx_scatter(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                      root, comm, NULL, "MPI_Scatterv");
-}
-RX_ALIAS(Scatterv)
+#define RX_SCATTER_PARAMS(C, D, A)                                                         \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, int root, MPI_Comm comm)
+RX_COUNT_FORMS(Scatter, RX_SCATTER_PARAMS,
+               return rx_scatter(sendbuf, sendcount, 0, RX_NO_VEC, RX_NO_VEC, sendtype, recvbuf,
+                                 recvcount, recvtype, root, comm, NULL, fn);)
+#define RX_SCATTERV_PARAMS(C, D, A)                                                            \
+    (const void *sendbuf, const C sendcounts[], const D displs[], MPI_Datatype sendtype,  \
+     void *recvbuf, C recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+RX_COUNT_FORMS(Scatterv, RX_SCATTERV_PARAMS,
+               return rx_scatter(sendbuf, 0, 1, RX_IVEC(sendcounts), RX_IVEC(displs), sendtype,
+                                 recvbuf, recvcount, recvtype, root, comm, NULL, fn);)
 
 /* ---- allgather / allgatherv ------------------------------------------------ */
 
-static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, const int *recvcounts, const int *displs,
+static int rx_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, rx_ivec_t recvcounts, rx_ivec_t displs,
                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, const char *fn)
 {
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     if (c->remote) {
-        rx_inter_side_t s = {sendbuf, sendcount, NULL, NULL, sendtype, NULL, 0};
+        rx_inter_side_t s = {sendbuf, sendcount, RX_NO_VEC, RX_NO_VEC, sendtype, NULL, 0};
         rx_inter_side_t r = {recvbuf, recvcount, recvcounts, displs, recvtype, NULL,
-                             recvcounts || displs};
+                             recvcounts.p || displs.p};
         return rx_inter_allgather(c, &s, &r, req, fn);
     }
     int p = c->size, me = c->rank, in_place = sendbuf == MPI_IN_PLACE;
-    int v = recvcounts != NULL || displs != NULL;
+    int v = recvcounts.p || displs.p;
     RX_GET_DTYPE(rdt, c, recvtype, fn);
-    if (v && (!recvcounts || !displs))
+    if (v && (!recvcounts.p || !displs.p))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "recvcounts or displs is NULL");
     if (!v) {
         RX_CHECK_COUNT(c, recvcount, fn);
@@ -407,33 +406,38 @@ static int rx_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                        comm, NULL, "MPI_Allgather");
-}
-RX_ALIAS(Allgather)
-
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
-{
-    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-                        comm, NULL, "MPI_Allgatherv");
-}
-RX_ALIAS(Allgatherv)
+#define RX_ALLGATHER_PARAMS(C, D, A)                                                       \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, MPI_Comm comm)
+RX_COUNT_FORMS(Allgather, RX_ALLGATHER_PARAMS,
+               return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, RX_NO_VEC,
+                                   RX_NO_VEC, recvtype, comm, NULL, fn);)
+#define RX_ALLGATHERV_PARAMS(C, D, A)                                             \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, MPI_Comm comm)
+RX_COUNT_FORMS(Allgatherv, RX_ALLGATHERV_PARAMS,
+               return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, RX_IVEC(recvcounts),
+                                   RX_IVEC(displs), recvtype, comm, NULL, fn);)
 
 /* ---- alltoall, alltoallv, alltoallw ------------------------------------------ */
 
 /* One side of an all-to-all: per-peer counts, byte displacements and types
  * (uniform forms fill the arrays). */
 typedef struct rx_a2a_side {
-    const int *counts, *displs;   /* displs in elements (v) or bytes (w) */
+    rx_ivec_t counts, displs;     /* displs in elements (v) or bytes (w) */
     const MPI_Datatype *types;
-    int count;                    /* uniform form */
+    MPI_Count count;              /* uniform form */
     MPI_Datatype type;
 } rx_a2a_side_t;
+
+/* Byte offset of peer i's block in the user buffer of side sd. */
+static uint64_t rx_a2a_uoff(const rx_a2a_side_t *sd, int i, int w, const rx_dtype_t *dt)
+{
+    if (w)
+        return (uint64_t)rx_ivec_at(sd->displs, i);
+    int64_t d = sd->displs.p ? rx_ivec_at(sd->displs, i) : (int64_t)i * sd->count;
+    return (uint64_t)d * (uint64_t)dt->extent;
+}
 
 /* Fill e->vec[base..] with wire counts and offsets; pack (input) or list
  * unpack blocks (output). Returns the wire buffer, NULL on failure (*cls). */
@@ -448,12 +452,13 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
     uint64_t end = 0, pos = 0;
     for (int i = 0; i < p; i++) {
         dts[i] = rx_dtype_get(sd->types ? sd->types[i] : sd->type);
-        int n = sd->counts ? sd->counts[i] : sd->count;
+        int64_t n = sd->counts.p ? rx_ivec_at(sd->counts, i) : sd->count;
         /* a block and its user offset stay below RX_MPI_MAX_BYTES: no sum wraps */
-        int64_t d = sd->displs ? sd->displs[i] : (int64_t)i * sd->count;
+        int64_t d = sd->displs.p ? rx_ivec_at(sd->displs, i) : (int64_t)i * sd->count;
         uint64_t ad = (uint64_t)(d < 0 ? -d : d);
         int bad = !dts[i] || !dts[i]->committed ? MPI_ERR_TYPE
-                  : n < 0 || (uint64_t)n * dts[i]->size > RX_MPI_MAX_BYTES ||
+                  : n < 0 || (uint64_t)n > RX_MPI_MAX_BYTES ||
+                          (uint64_t)n * dts[i]->size > RX_MPI_MAX_BYTES ||
                           (uint64_t)n * dts[i]->wire > RX_MPI_MAX_BYTES ||
                           ad > RX_MPI_MAX_BYTES ||
                           (!w && ad * (uint64_t)(dts[i]->extent < 0 ? -dts[i]->extent
@@ -481,9 +486,7 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
     }
     /* user offsets of each block; wire offsets equal them for raw data */
     for (int i = 0; i < p; i++) {
-        uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
-                          : (uint64_t)(sd->displs ? sd->displs[i] : (int64_t)i * sd->count) *
-                                (uint64_t)dts[i]->extent;
+        uint64_t uoff = rx_a2a_uoff(sd, i, w, dts[i]);
         e->vec[base + p + i] = raw ? uoff : pos;
         pos += e->vec[base + i];
         if (raw && uoff + e->vec[base + i] > end)
@@ -498,9 +501,7 @@ static char *rx_a2a_side(rx_coll_exec_t *e, int base, const rx_a2a_side_t *sd, v
         }
         e->stage[input ? 0 : 1] = wire;
         for (int i = 0; i < p; i++) {
-            uint64_t uoff = w ? (uint64_t)(int64_t)sd->displs[i]
-                              : (uint64_t)(sd->displs ? sd->displs[i] : (int64_t)i * sd->count) *
-                                    (uint64_t)dts[i]->extent;
+            uint64_t uoff = rx_a2a_uoff(sd, i, w, dts[i]);
             size_t n = dts[i]->wire ? e->vec[base + i] / dts[i]->wire : 0;
             if (input)
                 rx_dtype_pack(dts[i], (const char *)buf + uoff, n, wire + e->vec[base + p + i]);
@@ -560,8 +561,8 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
         return rx_inter_alltoall(c, &is, &ir, req, fn);
     }
     int p = c->size, in_place = sendbuf == MPI_IN_PLACE, cls;
-    if (kind > 0 && ((!in_place && (!s->counts || !s->displs || (kind == 2 && !s->types))) ||
-                     !r->counts || !r->displs || (kind == 2 && !r->types)))
+    if (kind > 0 && ((!in_place && (!s->counts.p || !s->displs.p || (kind == 2 && !s->types))) ||
+                     !r->counts.p || !r->displs.p || (kind == 2 && !r->types)))
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "a counts, displacements or types array is NULL");
     if (!kind) {
         /* the uniform forms may take the node-shared path, which stages
@@ -638,124 +639,113 @@ static int rx_alltoall(const void *sendbuf, const rx_a2a_side_t *s, void *recvbu
     return rx_coll_go(e, req, fn);
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    rx_a2a_side_t s = {.count = sendcount, .type = sendtype}, r = {.count = recvcount, .type = recvtype};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, NULL, "MPI_Alltoall");
-}
-RX_ALIAS(Alltoall)
-
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .type = sendtype};
-    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .type = recvtype};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, NULL, "MPI_Alltoallv");
-}
-RX_ALIAS(Alltoallv)
-
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .types = sendtypes};
-    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .types = recvtypes};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, NULL, "MPI_Alltoallw");
-}
-RX_ALIAS(Alltoallw)
+#define RX_ALLTOALL_PARAMS(C, D, A)                                                        \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, MPI_Comm comm)
+RX_COUNT_FORMS(Alltoall, RX_ALLTOALL_PARAMS, {
+    rx_a2a_side_t s = {.count = sendcount, .type = sendtype};
+    rx_a2a_side_t r = {.count = recvcount, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, NULL, fn);
+})
+#define RX_ALLTOALLV_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[], MPI_Datatype sendtype, \
+     void *recvbuf, const C recvcounts[], const D rdispls[], MPI_Datatype recvtype,       \
+     MPI_Comm comm)
+RX_COUNT_FORMS(Alltoallv, RX_ALLTOALLV_PARAMS, {
+    rx_a2a_side_t s = {RX_IVEC(sendcounts), RX_IVEC(sdispls), NULL, 0, sendtype};
+    rx_a2a_side_t r = {RX_IVEC(recvcounts), RX_IVEC(rdispls), NULL, 0, recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, NULL, fn);
+})
+/* the int form's displacements are int, the _c form's MPI_Aint */
+#define RX_ALLTOALLW_PARAMS(C, D, A)                                                       \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[],                      \
+     const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[], const D rdispls[], \
+     const MPI_Datatype recvtypes[], MPI_Comm comm)
+RX_COUNT_FORMS(Alltoallw, RX_ALLTOALLW_PARAMS, {
+    rx_a2a_side_t s = {RX_IVEC(sendcounts), RX_IVEC(sdispls), sendtypes, 0, 0};
+    rx_a2a_side_t r = {RX_IVEC(recvcounts), RX_IVEC(rdispls), recvtypes, 0, 0};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, NULL, fn);
+})
 
 /* ---- nonblocking forms --------------------------------------------------- */
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Igather");
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL, recvtype, root,
-                     comm, request, "MPI_Igather");
-}
-RX_ALIAS(Igather)
-
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Igatherv");
-    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs, recvtype, root,
-                     comm, request, "MPI_Igatherv");
-}
-RX_ALIAS(Igatherv)
-
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iscatter");
-    return rx_scatter(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                      comm, request, "MPI_Iscatter");
-}
-RX_ALIAS(Iscatter)
-
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iscatterv");
-    return rx_scatter(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                      comm, request, "MPI_Iscatterv");
-}
-RX_ALIAS(Iscatterv)
-
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iallgather");
-    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                        comm, request, "MPI_Iallgather");
-}
-RX_ALIAS(Iallgather)
-
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Iallgatherv");
-    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-                        comm, request, "MPI_Iallgatherv");
-}
-RX_ALIAS(Iallgatherv)
-
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ialltoall");
-    rx_a2a_side_t s = {.count = sendcount, .type = sendtype}, r = {.count = recvcount, .type = recvtype};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, request, "MPI_Ialltoall");
-}
-RX_ALIAS(Ialltoall)
-
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ialltoallv");
-    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .type = sendtype};
-    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .type = recvtype};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, request, "MPI_Ialltoallv");
-}
-RX_ALIAS(Ialltoallv)
-
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
-{
-    RX_NB_REQ(request, "MPI_Ialltoallw");
-    rx_a2a_side_t s = {.counts = sendcounts, .displs = sdispls, .types = sendtypes};
-    rx_a2a_side_t r = {.counts = recvcounts, .displs = rdispls, .types = recvtypes};
-    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, request, "MPI_Ialltoallw");
-}
-RX_ALIAS(Ialltoallw)
+#define RX_IGATHER_PARAMS(C, D, A)                                                         \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Igather, RX_IGATHER_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, RX_NO_VEC, RX_NO_VEC,
+                     recvtype, root, comm, request, fn);
+})
+#define RX_IGATHERV_PARAMS(C, D, A)                                                       \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf,         \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, \
+     MPI_Request *request)
+RX_COUNT_FORMS(Igatherv, RX_IGATHERV_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_gather(sendbuf, sendcount, sendtype, recvbuf, 0, 1, RX_IVEC(recvcounts),
+                     RX_IVEC(displs), recvtype, root, comm, request, fn);
+})
+#define RX_ISCATTER_PARAMS(C, D, A)                                                        \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Iscatter, RX_ISCATTER_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_scatter(sendbuf, sendcount, 0, RX_NO_VEC, RX_NO_VEC, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm, request, fn);
+})
+#define RX_ISCATTERV_PARAMS(C, D, A)                                                          \
+    (const void *sendbuf, const C sendcounts[], const D displs[], MPI_Datatype sendtype, \
+     void *recvbuf, C recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,          \
+     MPI_Request *request)
+RX_COUNT_FORMS(Iscatterv, RX_ISCATTERV_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_scatter(sendbuf, 0, 1, RX_IVEC(sendcounts), RX_IVEC(displs), sendtype, recvbuf,
+                      recvcount, recvtype, root, comm, request, fn);
+})
+#define RX_IALLGATHER_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Iallgather, RX_IALLGATHER_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, RX_NO_VEC, RX_NO_VEC,
+                        recvtype, comm, request, fn);
+})
+#define RX_IALLGATHERV_PARAMS(C, D, A)                                                   \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf,        \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, MPI_Comm comm,  \
+     MPI_Request *request)
+RX_COUNT_FORMS(Iallgatherv, RX_IALLGATHERV_PARAMS, {
+    RX_NB_REQ(request, fn);
+    return rx_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, RX_IVEC(recvcounts),
+                        RX_IVEC(displs), recvtype, comm, request, fn);
+})
+#define RX_IALLTOALL_PARAMS(C, D, A)                                                       \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ialltoall, RX_IALLTOALL_PARAMS, {
+    RX_NB_REQ(request, fn);
+    rx_a2a_side_t s = {.count = sendcount, .type = sendtype};
+    rx_a2a_side_t r = {.count = recvcount, .type = recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 0, comm, request, fn);
+})
+#define RX_IALLTOALLV_PARAMS(C, D, A)                                                        \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[], MPI_Datatype sendtype, \
+     void *recvbuf, const C recvcounts[], const D rdispls[], MPI_Datatype recvtype,       \
+     MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ialltoallv, RX_IALLTOALLV_PARAMS, {
+    RX_NB_REQ(request, fn);
+    rx_a2a_side_t s = {RX_IVEC(sendcounts), RX_IVEC(sdispls), NULL, 0, sendtype};
+    rx_a2a_side_t r = {RX_IVEC(recvcounts), RX_IVEC(rdispls), NULL, 0, recvtype};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 1, comm, request, fn);
+})
+#define RX_IALLTOALLW_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[],                      \
+     const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[], const D rdispls[], \
+     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Ialltoallw, RX_IALLTOALLW_PARAMS, {
+    RX_NB_REQ(request, fn);
+    rx_a2a_side_t s = {RX_IVEC(sendcounts), RX_IVEC(sdispls), sendtypes, 0, 0};
+    rx_a2a_side_t r = {RX_IVEC(recvcounts), RX_IVEC(rdispls), recvtypes, 0, 0};
+    return rx_alltoall(sendbuf, &s, recvbuf, &r, 2, comm, request, fn);
+})

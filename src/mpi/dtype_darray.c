@@ -78,7 +78,7 @@ static int rx_darray_place(rx_dtype_t *t, const rx_darray_dim_t *d, intptr_t str
                            intptr_t span, rx_dtype_t **out)
 {
     rx_dtype_t *parts[2] = {NULL, NULL}, *placed = NULL;
-    int blens[2] = {1, d->last};
+    size_t blens[2] = {1, (size_t)d->last};
     intptr_t disps[2] = {0, 0};
     int n = 0, rc = RX_OK;
     intptr_t first, step;
@@ -94,10 +94,10 @@ static int rx_darray_place(rx_dtype_t *t, const rx_darray_dim_t *d, intptr_t str
     if (rc == RX_OK && d->last) {
         parts[n] = t;
         disps[n] = first + (intptr_t)d->nfull * step;
-        blens[n++] = d->last;
+        blens[n++] = (size_t)d->last;
     }
     if (rc == RX_OK)
-        rc = rx_dtype_create_struct(n, blens, disps, parts, &placed);
+        rc = rx_dtype_create_struct((size_t)n, blens, disps, parts, &placed);
     if (d->nfull && parts[0])
         rx_dtype_unref(parts[0]);
     if (rc == RX_OK)
@@ -135,13 +135,13 @@ static int rx_darray_build(int ndims, const int *gsizes, const rx_darray_dim_t *
     return RX_OK;
 }
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+/* large: MPI_Type_create_darray_c, whose global sizes (int here: the layout
+ * code takes int extents) are the envelope's large counts. */
+static int rx_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                     const int array_of_distribs[], const int array_of_dargs[],
+                     const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype, int large, const char *fn)
 {
-    const char *fn = "MPI_Type_create_darray";
-    RX_CHECK_INIT(fn);
     rx_dtype_t *old = rx_dtype_get(oldtype);
     if (!old)
         return rx_mpi_err(NULL, MPI_ERR_TYPE, fn, "%s", oldtype == MPI_DATATYPE_NULL
@@ -192,9 +192,18 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
         ints[3 + 3 * ndims + k] = array_of_psizes[k];
     }
     ints[3 + 4 * ndims] = order;
+    if (large) {
+        int64_t g[RX_DARRAY_MAXDIMS];
+        for (int k = 0; k < ndims; k++)
+            g[k] = array_of_gsizes[k];
+        /* the integers without the global sizes */
+        memmove(ints + 3, ints + 3 + ndims, sizeof(int) * (size_t)(3 * ndims + 1));
+        if (rc == RX_OK)
+            rc = rx_dtype_set_large_counts(d, ndims, g);
+    }
     if (rc == RX_OK)
-        rc = rx_dtype_set_envelope(d, MPI_COMBINER_DARRAY, 4 * ndims + 4, ints, 0, NULL, 1,
-                                   &oldtype);
+        rc = rx_dtype_set_envelope(d, MPI_COMBINER_DARRAY, (large ? 3 : 4) * ndims + 4, ints, 0,
+                                   NULL, 1, &oldtype);
     if (rc != RX_OK) {
         if (d)
             rx_dtype_unref(d);
@@ -204,4 +213,34 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     *newtype = RX_HANDLE(RX_KIND_DATATYPE, d->index);
     return MPI_SUCCESS;
 }
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_darray";
+    RX_CHECK_INIT(fn);
+    return rx_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                     array_of_psizes, order, oldtype, newtype, 0, fn);
+}
 RX_ALIAS(Type_create_darray)
+
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_darray_c";
+    RX_CHECK_INIT(fn);
+    int g[RX_DARRAY_MAXDIMS];
+    for (int k = 0; array_of_gsizes && k < ndims && k < RX_DARRAY_MAXDIMS; k++) {
+        if (array_of_gsizes[k] > INT32_MAX)
+            return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "dimension %d: global size %lld beyond "
+                              "INT_MAX is not supported", k, (long long)array_of_gsizes[k]);
+        g[k] = array_of_gsizes[k] < 0 ? 0 : (int)array_of_gsizes[k]; /* < 1: refused below */
+    }
+    return rx_darray(size, rank, ndims, array_of_gsizes ? g : NULL, array_of_distribs,
+                     array_of_dargs, array_of_psizes, order, oldtype, newtype, 1, fn);
+}
+RX_ALIAS(Type_create_darray_c)

@@ -1,7 +1,23 @@
 /* SPDX-License-Identifier: MIT
  * Datatype queries with MPI_Count results (the _x forms, whose values need
- * not fit an int) and MPI_Type_match_size. */
+ * not fit an int, and their MPI-4 twins, the _c forms, which mean the same)
+ * and MPI_Type_match_size. */
 #include "mpi_impl.h"
+
+/* PMPI_name_x and PMPI_name_c with MPI_ aliases, one body (fn: the name). */
+#define RX_X_AND_C(name, params, ...)                     \
+    int PMPI_##name##_x params                            \
+    {                                                     \
+        const char *fn = "MPI_" #name "_x";               \
+        __VA_ARGS__                                       \
+    }                                                     \
+    RX_ALIAS(name##_x)                                    \
+    int PMPI_##name##_c params                            \
+    {                                                     \
+        const char *fn = "MPI_" #name "_c";               \
+        __VA_ARGS__                                       \
+    }                                                     \
+    RX_ALIAS(name##_c)
 
 /* Uncommitted types may be asked about (MPI-4.1 §5.1.5). */
 #define RX_QUERY_TYPE(d, handle, fn)                                                    \
@@ -10,21 +26,16 @@
         return rx_mpi_err(NULL, MPI_ERR_TYPE, fn, "%s", (handle) == MPI_DATATYPE_NULL    \
                           ? "datatype is MPI_DATATYPE_NULL" : "invalid datatype")
 
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
-{
-    const char *fn = "MPI_Type_size_x";
+RX_X_AND_C(Type_size, (MPI_Datatype datatype, MPI_Count *size), {
     RX_CHECK_INIT(fn);
     RX_QUERY_TYPE(dt, datatype, fn);
     if (!size)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "size is NULL");
     *size = (MPI_Count)dt->size;
     return MPI_SUCCESS;
-}
-RX_ALIAS(Type_size_x)
+})
 
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    const char *fn = "MPI_Type_get_extent_x";
+RX_X_AND_C(Type_get_extent, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent), {
     RX_CHECK_INIT(fn);
     RX_QUERY_TYPE(dt, datatype, fn);
     if (!lb || !extent)
@@ -32,12 +43,10 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     *lb = dt->lb;
     *extent = dt->extent;
     return MPI_SUCCESS;
-}
-RX_ALIAS(Type_get_extent_x)
+})
 
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    const char *fn = "MPI_Type_get_true_extent_x";
+RX_X_AND_C(Type_get_true_extent,
+           (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent), {
     RX_CHECK_INIT(fn);
     RX_QUERY_TYPE(dt, datatype, fn);
     if (!true_lb || !true_extent)
@@ -45,12 +54,9 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
     *true_lb = dt->true_lb;
     *true_extent = dt->true_extent;
     return MPI_SUCCESS;
-}
-RX_ALIAS(Type_get_true_extent_x)
+})
 
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    const char *fn = "MPI_Get_elements_x";
+RX_X_AND_C(Get_elements, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count), {
     RX_CHECK_INIT(fn);
     if (!status || status == MPI_STATUS_IGNORE || !count)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL or ignored status or count");
@@ -58,8 +64,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     long long n = rx_dtype_elements(dt, (size_t)status->rx_bytes);
     *count = n < 0 ? MPI_UNDEFINED : (MPI_Count)n;
     return MPI_SUCCESS;
-}
-RX_ALIAS(Get_elements_x)
+})
 
 /* The Fortran type of a class and size (MPI-4.1 §19.1.9): the sized types,
  * which are the Fortran kinds gfortran has. */

@@ -10,6 +10,7 @@
 #define RX_MPI_INTER_IMPL_H
 
 #include "mpi_impl.h"
+#include "bigcount.h"
 
 /* comm.c: the members of colour color in split order (key, then rank) from
  * the (color, key) pairs all[2 * r] of ranks 0..p-1 with world ranks
@@ -38,22 +39,22 @@ static inline int rx_inter_compare_worse(int a, int b) { return a > b ? a : b; }
  * inside each group use the local communicator, whose collectives every
  * member must start in the same order). */
 int rx_inter_barrier(rx_comm_t *c, MPI_Request *req, const char *fn);
-int rx_inter_bcast(rx_comm_t *c, void *buf, int count, MPI_Datatype dt, int root,
+int rx_inter_bcast(rx_comm_t *c, void *buf, MPI_Count count, MPI_Datatype dt, int root,
                    MPI_Request *req, const char *fn);
-int rx_inter_reduce(rx_comm_t *c, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+int rx_inter_reduce(rx_comm_t *c, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                     MPI_Op op, int root, MPI_Request *req, const char *fn);
-int rx_inter_allreduce(rx_comm_t *c, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+int rx_inter_allreduce(rx_comm_t *c, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                        MPI_Op op, MPI_Request *req, const char *fn);
 /* counts NULL: the block form with blockcount */
-int rx_inter_reduce_scatter(rx_comm_t *c, const void *sbuf, void *rbuf, const int *counts,
-                            int blockcount, MPI_Datatype dt, MPI_Op op, MPI_Request *req,
+int rx_inter_reduce_scatter(rx_comm_t *c, const void *sbuf, void *rbuf, rx_ivec_t counts,
+                            MPI_Count blockcount, MPI_Datatype dt, MPI_Op op, MPI_Request *req,
                             const char *fn);
 /* One side of a data movement: uniform (counts NULL) or per-peer counts
  * and displacements (elements, or bytes with types: the w form). */
 typedef struct rx_inter_side {
     const void *buf;
-    int count;
-    const int *counts, *displs;
+    MPI_Count count;
+    rx_ivec_t counts, displs;    /* int or MPI_Count / MPI_Aint arrays (bigcount.h) */
     MPI_Datatype type;
     const MPI_Datatype *types;
     int form;                    /* 0 uniform, 1 v (counts, displs), 2 w (and types) */

@@ -5,6 +5,7 @@
  * watches them and completes the program's request, which carries the
  * receive's status. */
 #include "mpi_impl.h"
+#include "bigcount.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,35 +111,34 @@ static int rx_watch_start(rx_watch_t *w, rx_comm_t *c, MPI_Request *request, con
 }
 
 /* The arguments every send or receive has, checked in the caller's name. */
-static int rx_xfer_args(rx_comm_t *c, const void *buf, int count, MPI_Datatype datatype, int peer,
-                        int tag, int is_recv, const char *fn)
+static int rx_xfer_args(rx_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                        int peer, int tag, int is_recv, const char *fn)
 {
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
-    if (!buf && count > 0 && dt->size > 0)
-        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "NULL buffer with count %d", count);
+    RX_CHECK_BUF(c, buf, count, dt, fn); /* NULL with data, or beyond what one call moves */
     int rc = rx_mpi_check_rank(c, peer, is_recv, fn);
     return rc == MPI_SUCCESS ? rx_mpi_check_tag(c, tag, is_recv, fn) : rc;
 }
 
 /* Post the receive, then the send. */
-static int rx_isendrecv_post(rx_watch_t *w, const void *sendbuf, int sendcount,
+static int rx_isendrecv_post(rx_watch_t *w, const void *sendbuf, MPI_Count sendcount,
                              MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm)
 {
     w->part[0] = w->part[1] = MPI_REQUEST_NULL;
-    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &w->part[0]);
+    int rc = PMPI_Irecv_c(recvbuf, recvcount, recvtype, source, recvtag, comm, &w->part[0]);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &w->part[1]);
+        rc = PMPI_Isend_c(sendbuf, sendcount, sendtype, dest, sendtag, comm, &w->part[1]);
     return rc;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Request *request)
+static int rx_isendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                        MPI_Request *request, const char *fn)
 {
-    const char *fn = "MPI_Isendrecv";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     int rc = rx_xfer_args(c, sendbuf, sendcount, sendtype, dest, sendtag, 0, fn);
@@ -159,14 +159,20 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     }
     return rx_watch_start(w, c, request, fn);
 }
-RX_ALIAS(Isendrecv)
+#define RX_ISENDRECV_PARAMS(C, D, A)                                                        \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, int dest, int sendtag,    \
+     void *recvbuf, C recvcount, MPI_Datatype recvtype, int source, int recvtag,        \
+     MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Isendrecv, RX_ISENDRECV_PARAMS,
+               return rx_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                   recvcount, recvtype, source, recvtag, comm, request, fn);)
 
 /* The data leaves from a packed copy (its wire form, sent as bytes), so the
  * receive may overwrite buf at once. */
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+static int rx_isendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                int sendtag, int source, int recvtag, MPI_Comm comm,
+                                MPI_Request *request, const char *fn)
 {
-    const char *fn = "MPI_Isendrecv_replace";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     int rc = rx_xfer_args(c, buf, count, datatype, dest, sendtag, 0, fn);
@@ -178,15 +184,13 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
     rx_dtype_t *dt = rx_dtype_get(datatype);
     size_t bytes = (size_t)count * dt->wire;
-    if (bytes > (size_t)0x7fffffff)
-        return rx_mpi_err(c, MPI_ERR_COUNT, fn, "%zu bytes: more than one send can name", bytes);
     rx_watch_t *w = calloc(1, sizeof *w);
     if (!w || !(w->tmp = rx_stage_get(bytes ? bytes : 1))) {
         free(w);
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory for %zu bytes", bytes);
     }
     rx_dtype_pack(dt, buf, (size_t)count, w->tmp);
-    rc = rx_isendrecv_post(w, w->tmp, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+    rc = rx_isendrecv_post(w, w->tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
                            source, recvtag, comm);
     if (rc != MPI_SUCCESS) {
         rx_watch_drop(w);
@@ -194,7 +198,12 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     }
     return rx_watch_start(w, c, request, fn);
 }
-RX_ALIAS(Isendrecv_replace)
+#define RX_ISENDRECV_REPLACE_PARAMS(C, D, A)                                               \
+    (void *buf, C count, MPI_Datatype datatype, int dest, int sendtag, int source,     \
+     int recvtag, MPI_Comm comm, MPI_Request *request)
+RX_COUNT_FORMS(Isendrecv_replace, RX_ISENDRECV_REPLACE_PARAMS,
+               return rx_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                           comm, request, fn);)
 
 int PMPI_Buffer_flush(void)
 {

@@ -64,7 +64,7 @@ int rx_mpi_not_initialized(const char *fn);
 
 #define RX_CHECK_COUNT(comm, count, fn) \
     if (__builtin_expect((count) < 0, 0)) \
-        return rx_mpi_err(comm, MPI_ERR_COUNT, fn, "negative count %d", (int)(count))
+        return rx_mpi_err(comm, MPI_ERR_COUNT, fn, "negative count %lld", (long long)(count))
 
 /* The most bytes one call moves, and the most one buffer spans: 2^47
  * (128 TiB), the user address space of x86-64 and 48-bit arm64. A larger

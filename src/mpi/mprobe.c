@@ -5,6 +5,7 @@
  * that message, eager or rendezvous. An MPI_Message names the dequeued
  * message until it is received. */
 #include "mpi_impl.h"
+#include "bigcount.h"
 
 #include <stdlib.h>
 
@@ -122,7 +123,7 @@ RX_ALIAS(Mprobe)
 
 /* Start receiving the message of *message into (buf, count, datatype): a
  * request (*out), or NULL for MPI_MESSAGE_NO_PROC. */
-static int rx_mrecv_start(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+static int rx_mrecv_start(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                           rx_req_t **out, const char *fn)
 {
     *out = NULL;
@@ -140,7 +141,7 @@ static int rx_mrecv_start(void *buf, int count, MPI_Datatype datatype, MPI_Messa
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(dt, c, datatype, fn);
     if (!buf && count > 0 && dt->size > 0)
-        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "NULL buffer with count %d", count);
+        return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "NULL buffer with count %lld", (long long)count);
     rx_req_t *r = rx_req_alloc(RX_REQ_RECV);
     if (!r)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
@@ -167,10 +168,9 @@ static int rx_mrecv_start(void *buf, int count, MPI_Datatype datatype, MPI_Messa
     return MPI_SUCCESS;
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+static int rx_imrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                     MPI_Request *request, const char *fn)
 {
-    const char *fn = "MPI_Imrecv";
     RX_CHECK_INIT(fn);
     if (!request)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "request is NULL");
@@ -188,12 +188,14 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
     return MPI_SUCCESS;
 }
-RX_ALIAS(Imrecv)
+#define RX_IMRECV_PARAMS(C, D, A) \
+    (void *buf, C count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+RX_COUNT_FORMS(Imrecv, RX_IMRECV_PARAMS,
+               return rx_imrecv(buf, count, datatype, message, request, fn);)
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+static int rx_mrecv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Status *status, const char *fn)
 {
-    const char *fn = "MPI_Mrecv";
     RX_CHECK_INIT(fn);
     rx_req_t *r;
     int rc = rx_mrecv_start(buf, count, datatype, message, &r, fn);
@@ -215,4 +217,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
                           src, tag, cap);
     return err ? rx_mpi_err(c, err, fn, "receive failed") : MPI_SUCCESS;
 }
-RX_ALIAS(Mrecv)
+#define RX_MRECV_PARAMS(C, D, A) \
+    (void *buf, C count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+RX_COUNT_FORMS(Mrecv, RX_MRECV_PARAMS,
+               return rx_mrecv(buf, count, datatype, message, status, fn);)

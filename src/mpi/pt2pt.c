@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Point-to-point calls: argument checks, then the p2p protocols. */
 #include "mpi_impl.h"
+#include "bigcount.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ int rx_mpi_data_err(rx_comm_t *c, int cls, uint64_t count, const rx_dtype_t *dt,
 }
 
 /* Validate the arguments every send or receive has; sets *dtp. */
-static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype datatype,
+static int rx_check_xfer(rx_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
                          int peer, int tag, int is_recv, const char *fn, rx_dtype_t **dtp)
 {
     RX_CHECK_COUNT(c, count, fn);
@@ -50,7 +51,7 @@ static int rx_check_xfer(rx_comm_t *c, const void *buf, int count, MPI_Datatype 
 /* The bytes a buffered send copies for (buf, count, dt): the buffer itself
  * when its memory is the packed form, else a packed copy in a reusable
  * staging buffer (rx_stage_put when done). */
-static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, void **data,
+static int rx_data_view(const void *buf, MPI_Count count, const rx_dtype_t *dt, void **data,
                         size_t *bytes, void **staging)
 {
     *staging = NULL;
@@ -69,7 +70,7 @@ static int rx_data_view(const void *buf, int count, const rx_dtype_t *dt, void *
 
 /* Describe (buf, count, dt) in r: raw bytes, or a typed request that p2p
  * packs, unpacks or moves by I/O vectors (see rx_req_typed). */
-static void rx_req_data(rx_req_t *r, const void *buf, int count, rx_dtype_t *dt)
+static void rx_req_data(rx_req_t *r, const void *buf, MPI_Count count, rx_dtype_t *dt)
 {
     if (rx_dtype_wire_is_raw(dt)) {
         r->buf = (void *)buf;
@@ -151,7 +152,7 @@ static void rx_req_setup(rx_req_t *r, rx_comm_t *c, int peer, int tag)
 
 enum { RX_MODE_STD, RX_MODE_SYNC, RX_MODE_READY, RX_MODE_BUFFERED };
 
-static int rx_isend_common(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+static int rx_isend_common(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                            MPI_Comm comm, MPI_Request *request, int mode, const char *fn)
 {
     RX_CHECK_INIT(fn);
@@ -189,7 +190,7 @@ static int rx_isend_common(const void *buf, int count, MPI_Datatype datatype, in
     return MPI_SUCCESS;
 }
 
-static int rx_send_common(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+static int rx_send_common(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm, int mode, const char *fn)
 {
     RX_CHECK_INIT(fn);
@@ -222,68 +223,42 @@ static int rx_send_common(const void *buf, int count, MPI_Datatype datatype, int
     return MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_STD, "MPI_Send");
-}
-RX_ALIAS(Send)
+#define RX_SEND_PARAMS(C, D, A) \
+    (const void *buf, C count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+#define RX_ISEND_PARAMS(C, D, A)                                                        \
+    (const void *buf, C count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
+     MPI_Request *request)
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_SYNC, "MPI_Ssend");
-}
-RX_ALIAS(Ssend)
-
+RX_COUNT_FORMS(Send, RX_SEND_PARAMS,
+               return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_STD, fn);)
+RX_COUNT_FORMS(Ssend, RX_SEND_PARAMS,
+               return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_SYNC, fn);)
 /* A ready send may be sent as a standard one: the receive is already posted. */
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_READY, "MPI_Rsend");
-}
-RX_ALIAS(Rsend)
-
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
+RX_COUNT_FORMS(Rsend, RX_SEND_PARAMS,
+               return rx_send_common(buf, count, datatype, dest, tag, comm, RX_MODE_READY, fn);)
+RX_COUNT_FORMS(Bsend, RX_SEND_PARAMS, {
     MPI_Request r;
-    int rc = rx_isend_common(buf, count, datatype, dest, tag, comm, &r, RX_MODE_BUFFERED, "MPI_Bsend");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return PMPI_Request_free(&r);
-}
-RX_ALIAS(Bsend)
-
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
-{
-    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_STD, "MPI_Isend");
-}
-RX_ALIAS(Isend)
-
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_SYNC, "MPI_Issend");
-}
-RX_ALIAS(Issend)
-
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_READY, "MPI_Irsend");
-}
-RX_ALIAS(Irsend)
-
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-    return rx_isend_common(buf, count, datatype, dest, tag, comm, request, RX_MODE_BUFFERED, "MPI_Ibsend");
-}
-RX_ALIAS(Ibsend)
+    int rc = rx_isend_common(buf, count, datatype, dest, tag, comm, &r, RX_MODE_BUFFERED, fn);
+    return rc != MPI_SUCCESS ? rc : PMPI_Request_free(&r);
+})
+RX_COUNT_FORMS(Isend, RX_ISEND_PARAMS,
+               return rx_isend_common(buf, count, datatype, dest, tag, comm, request,
+                                      RX_MODE_STD, fn);)
+RX_COUNT_FORMS(Issend, RX_ISEND_PARAMS,
+               return rx_isend_common(buf, count, datatype, dest, tag, comm, request,
+                                      RX_MODE_SYNC, fn);)
+RX_COUNT_FORMS(Irsend, RX_ISEND_PARAMS,
+               return rx_isend_common(buf, count, datatype, dest, tag, comm, request,
+                                      RX_MODE_READY, fn);)
+RX_COUNT_FORMS(Ibsend, RX_ISEND_PARAMS,
+               return rx_isend_common(buf, count, datatype, dest, tag, comm, request,
+                                      RX_MODE_BUFFERED, fn);)
 
 /* Post a receive of (buf, count, dt) described by r. Pool requests of a
  * non-raw type keep a reference to it (the program may free it before
  * completion, and p2p unpacks with it); requests on the stack belong to a
  * blocking call that completes first. */
-static int rx_recv_post(rx_req_t *r, rx_comm_t *c, void *buf, int count, rx_dtype_t *dt,
+static int rx_recv_post(rx_req_t *r, rx_comm_t *c, void *buf, MPI_Count count, rx_dtype_t *dt,
                         int source, int tag)
 {
     rx_req_setup(r, c, source, tag);
@@ -313,10 +288,9 @@ static int rx_recv_wait_on_stack(rx_comm_t *c, rx_req_t *r, MPI_Status *status, 
     return rx_recv_status(c, r, status, fn);
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static int rx_irecv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Request *request, const char *fn)
 {
-    const char *fn = "MPI_Irecv";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     rx_dtype_t *dt;
@@ -338,7 +312,11 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     *request = RX_HANDLE(RX_KIND_REQUEST, r->index);
     return MPI_SUCCESS;
 }
-RX_ALIAS(Irecv)
+#define RX_IRECV_PARAMS(C, D, A)                                                         \
+    (void *buf, C count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, \
+     MPI_Request *request)
+RX_COUNT_FORMS(Irecv, RX_IRECV_PARAMS,
+               return rx_irecv(buf, count, datatype, source, tag, comm, request, fn);)
 
 static int rx_recv_status(rx_comm_t *c, const rx_req_t *r, MPI_Status *status, const char *fn)
 {
@@ -352,10 +330,9 @@ static int rx_recv_status(rx_comm_t *c, const rx_req_t *r, MPI_Status *status, c
     return MPI_SUCCESS;
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+static int rx_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Status *status, const char *fn)
 {
-    const char *fn = "MPI_Recv";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     rx_dtype_t *dt;
@@ -372,13 +349,17 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
     return rx_recv_wait_on_stack(c, &r, status, fn);
 }
-RX_ALIAS(Recv)
+#define RX_RECV_PARAMS(C, D, A)                                                          \
+    (void *buf, C count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, \
+     MPI_Status *status)
+RX_COUNT_FORMS(Recv, RX_RECV_PARAMS,
+               return rx_recv(buf, count, datatype, source, tag, comm, status, fn);)
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+static int rx_sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                       MPI_Status *status, const char *fn)
 {
-    const char *fn = "MPI_Sendrecv";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     rx_dtype_t *sdt, *rdt;
@@ -400,12 +381,18 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rrc = rx_recv_wait_on_stack(c, &r, status, fn);
     return rc != MPI_SUCCESS ? rc : rrc;
 }
-RX_ALIAS(Sendrecv)
+#define RX_SENDRECV_PARAMS(C, D, A)                                                         \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, int dest, int sendtag,    \
+     void *recvbuf, C recvcount, MPI_Datatype recvtype, int source, int recvtag,        \
+     MPI_Comm comm, MPI_Status *status)
+RX_COUNT_FORMS(Sendrecv, RX_SENDRECV_PARAMS,
+               return rx_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                  recvcount, recvtype, source, recvtag, comm, status, fn);)
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+static int rx_sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int sendtag, int source, int recvtag, MPI_Comm comm,
+                               MPI_Status *status, const char *fn)
 {
-    const char *fn = "MPI_Sendrecv_replace";
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm, fn);
     rx_dtype_t *dt;
@@ -419,12 +406,17 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (!tmp)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory for %zu bytes", bytes);
     memcpy(tmp, buf, bytes);
-    rc = PMPI_Sendrecv(tmp, count, datatype, dest, sendtag, buf, count, datatype, source,
-                       recvtag, comm, status);
+    rc = rx_sendrecv(tmp, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
+                     comm, status, fn);
     rx_stage_put(tmp);
     return rc;
 }
-RX_ALIAS(Sendrecv_replace)
+#define RX_SENDRECV_REPLACE_PARAMS(C, D, A)                                                 \
+    (void *buf, C count, MPI_Datatype datatype, int dest, int sendtag, int source,      \
+     int recvtag, MPI_Comm comm, MPI_Status *status)
+RX_COUNT_FORMS(Sendrecv_replace, RX_SENDRECV_REPLACE_PARAMS,
+               return rx_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                          comm, status, fn);)
 
 static int rx_probe_args(rx_comm_t *c, int source, int tag, const char *fn)
 {
@@ -486,22 +478,40 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 }
 RX_ALIAS(Probe)
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* Whole elements of datatype in status; MPI_UNDEFINED when not whole or more
+ * than max (INT_MAX for MPI_Get_count, none for MPI_Get_count_c). */
+static int rx_get_count(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                        MPI_Count max, const char *fn)
 {
-    RX_CHECK_INIT("MPI_Get_count");
+    RX_CHECK_INIT(fn);
     if (!status || status == MPI_STATUS_IGNORE || !count)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, "MPI_Get_count", "NULL or ignored status or count");
-    RX_GET_DTYPE(dt, NULL, datatype, "MPI_Get_count");
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL or ignored status or count");
+    RX_GET_DTYPE(dt, NULL, datatype, fn);
     if (dt->wire == 0)
         *count = 0;
     else if (status->rx_bytes % (long long)dt->wire ||
-             status->rx_bytes / (long long)dt->wire > INT32_MAX)
-        *count = MPI_UNDEFINED; /* not whole elements, or more than an int counts */
+             status->rx_bytes / (long long)dt->wire > max)
+        *count = MPI_UNDEFINED;
     else
-        *count = (int)(status->rx_bytes / (long long)dt->wire);
+        *count = status->rx_bytes / (long long)dt->wire;
     return MPI_SUCCESS;
 }
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count n;
+    int rc = rx_get_count(status, datatype, count ? &n : NULL, INT32_MAX, "MPI_Get_count");
+    if (rc == MPI_SUCCESS)
+        *count = (int)n;
+    return rc;
+}
 RX_ALIAS(Get_count)
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return rx_get_count(status, datatype, count, INT64_MAX, "MPI_Get_count_c");
+}
+RX_ALIAS(Get_count_c)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {

@@ -2,6 +2,7 @@
  * MPI windows: creation in its four flavors, release, attributes, names,
  * error handlers, and MPI_Alloc_mem / MPI_Free_mem. */
 #include "win_impl.h"
+#include "bigcount.h"
 #include "attr_obj.h"
 #include "util/log.h"
 
@@ -53,7 +54,9 @@ int rx_win_err(rx_win_t *w, int cls, const char *fn, const char *fmt, ...)
     return rx_mpi_err(w->comm, cls, fn, "%s", msg);
 }
 
-static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, int disp_unit,
+/* disp_unit is an MPI_Aint in the _c forms; a window keeps an int one, so a
+ * unit beyond INT_MAX is MPI_ERR_DISP (no element type is that large). */
+static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit_a,
                       void *baseptr, MPI_Win *win, const char *fn)
 {
     if (!win)
@@ -62,8 +65,10 @@ static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, int d
         return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
     if (size < 0)
         return rx_mpi_err(c, MPI_ERR_SIZE, fn, "negative size %ld", (long)size);
-    if (disp_unit <= 0)
-        return rx_mpi_err(c, MPI_ERR_DISP, fn, "displacement unit %d is not positive", disp_unit);
+    if (disp_unit_a <= 0 || disp_unit_a > INT32_MAX)
+        return rx_mpi_err(c, MPI_ERR_DISP, fn, "displacement unit %ld is not in 1..INT_MAX",
+                          (long)disp_unit_a);
+    int disp_unit = (int)disp_unit_a;
     if (flavor == RX_WIN_FLAVOR_CREATE && size > 0 && !base)
         return rx_mpi_err(c, MPI_ERR_BASE, fn, "NULL base with size %ld", (long)size);
     if ((flavor == RX_WIN_FLAVOR_ALLOCATE || flavor == RX_WIN_FLAVOR_SHARED) && !baseptr)
@@ -115,43 +120,30 @@ static int rx_win_new(rx_comm_t *c, int flavor, void *base, MPI_Aint size, int d
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+static int rx_win_make(int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                       MPI_Comm comm, void *baseptr, MPI_Win *win, const char *fn)
 {
-    RX_CHECK_INIT("MPI_Win_create");
-    RX_GET_COMM(c, comm, "MPI_Win_create");
-    int rc = rx_win_info_arg(c, info, "MPI_Win_create");
+    RX_CHECK_INIT(fn);
+    RX_GET_COMM(c, comm, fn);
+    int rc = rx_win_info_arg(c, info, fn);
     if (rc == MPI_SUCCESS)
-        rc = rx_win_new(c, RX_WIN_FLAVOR_CREATE, base, size, disp_unit, NULL, win, "MPI_Win_create");
-    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_create") : rc;
+        rc = rx_win_new(c, flavor, base, size, disp_unit, baseptr, win, fn);
+    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, fn) : rc;
 }
-RX_ALIAS(Win_create)
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
-{
-    RX_CHECK_INIT("MPI_Win_allocate");
-    RX_GET_COMM(c, comm, "MPI_Win_allocate");
-    int rc = rx_win_info_arg(c, info, "MPI_Win_allocate");
-    if (rc == MPI_SUCCESS)
-        rc = rx_win_new(c, RX_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, baseptr, win,
-                        "MPI_Win_allocate");
-    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_allocate") : rc;
-}
-RX_ALIAS(Win_allocate)
-
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
-{
-    RX_CHECK_INIT("MPI_Win_allocate_shared");
-    RX_GET_COMM(c, comm, "MPI_Win_allocate_shared");
-    int rc = rx_win_info_arg(c, info, "MPI_Win_allocate_shared");
-    if (rc == MPI_SUCCESS)
-        rc = rx_win_new(c, RX_WIN_FLAVOR_SHARED, NULL, size, disp_unit, baseptr, win,
-                        "MPI_Win_allocate_shared");
-    return rc == MPI_SUCCESS ? rx_win_hints_init(*win, info, "MPI_Win_allocate_shared") : rc;
-}
-RX_ALIAS(Win_allocate_shared)
+#define RX_WIN_CREATE_PARAMS(C, D, A) \
+    (void *base, MPI_Aint size, D disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+RX_COUNT_FORMS(Win_create, RX_WIN_CREATE_PARAMS,
+               return rx_win_make(RX_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL,
+                                  win, fn);)
+#define RX_WIN_ALLOCATE_PARAMS(C, D, A) \
+    (MPI_Aint size, D disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+RX_COUNT_FORMS(Win_allocate, RX_WIN_ALLOCATE_PARAMS,
+               return rx_win_make(RX_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm,
+                                  baseptr, win, fn);)
+RX_COUNT_FORMS(Win_allocate_shared, RX_WIN_ALLOCATE_PARAMS,
+               return rx_win_make(RX_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
+                                  baseptr, win, fn);)
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -164,25 +156,45 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 }
 RX_ALIAS(Win_create_dynamic)
 
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+static int rx_shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                           void *baseptr, const char *fn)
 {
-    RX_CHECK_INIT("MPI_Win_shared_query");
-    RX_GET_WIN(w, win, "MPI_Win_shared_query");
+    RX_CHECK_INIT(fn);
+    RX_GET_WIN(w, win, fn);
     if (!size || !disp_unit || !baseptr)
-        return rx_win_err(w, MPI_ERR_ARG, "MPI_Win_shared_query", "NULL argument");
+        return rx_win_err(w, MPI_ERR_ARG, fn, "NULL argument");
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
-        return rx_win_err(w, MPI_ERR_RANK, "MPI_Win_shared_query", "invalid rank %d", rank);
+        return rx_win_err(w, MPI_ERR_RANK, fn, "invalid rank %d", rank);
     if (w->flavor != RX_WIN_FLAVOR_SHARED)
-        return rx_win_err(w, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
+        return rx_win_err(w, MPI_ERR_RMA_FLAVOR, fn,
                           "the window was not made by MPI_Win_allocate_shared");
     size_t sz;
     void *b;
-    rx_win_shared_query(w, rank == MPI_PROC_NULL ? -1 : rank, &sz, disp_unit, &b);
+    int du;
+    rx_win_shared_query(w, rank == MPI_PROC_NULL ? -1 : rank, &sz, &du, &b);
     *size = (MPI_Aint)sz;
+    *disp_unit = du;
     *(void **)baseptr = b;
     return MPI_SUCCESS;
 }
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint du;
+    int rc = rx_shared_query(win, rank, size, disp_unit ? &du : NULL, baseptr,
+                             "MPI_Win_shared_query");
+    if (rc == MPI_SUCCESS)
+        *disp_unit = (int)du;
+    return rc;
+}
 RX_ALIAS(Win_shared_query)
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    return rx_shared_query(win, rank, size, disp_unit, baseptr, "MPI_Win_shared_query_c");
+}
+RX_ALIAS(Win_shared_query_c)
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {

@@ -4,6 +4,7 @@
  * touched; a contiguous put or get of a predefined type to a mapped target is
  * a memcpy right here (the latency of the lock/flush loop is this path). */
 #include "win_impl.h"
+#include "bigcount.h"
 #include "op/op.h"
 
 #include <string.h>
@@ -32,8 +33,9 @@ static inline int rx_rma_off(const rx_win_t *w, const rx_win_tgt_t *t, MPI_Aint 
 
 /* Check one operation; RX_OP_CHECKED, RX_OP_PROC_NULL, or an error class
  * already reported through the window's handler. */
-static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, int ocount, MPI_Datatype odt, int target,
-                        MPI_Aint disp, int tcount, MPI_Datatype tdt, MPI_Op mop, const char *fn)
+static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, MPI_Count ocount, MPI_Datatype odt,
+                        int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop,
+                        const char *fn)
 {
     if (ocount < 0 || tcount < 0)
         return rx_win_err(w, MPI_ERR_COUNT, fn, "negative count");
@@ -135,9 +137,9 @@ static int rx_rma_issue(rx_win_t *w, rx_rma_op_t *op, MPI_Request *request, cons
 }
 
 /* Predefined contiguous data to a mapped target: nothing to pack, one copy. */
-static inline int rx_rma_fast(rx_win_t *w, const void *buf, int target, MPI_Aint disp, int count,
-                              MPI_Datatype odt, int tcount, MPI_Datatype tdt, char **tp,
-                              size_t *bytes)
+static inline int rx_rma_fast(rx_win_t *w, const void *buf, int target, MPI_Aint disp,
+                              MPI_Count count, MPI_Datatype odt, MPI_Count tcount,
+                              MPI_Datatype tdt, char **tp, size_t *bytes)
 {
     if (odt != tdt || count != tcount || target < 0 || target >= w->size || disp < 0 || count < 0)
         return 0;
@@ -156,85 +158,73 @@ static inline int rx_rma_fast(rx_win_t *w, const void *buf, int target, MPI_Aint
     return 1;
 }
 
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
+static int rx_put_get(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request, int get,
+                      const char *fn)
 {
-    RX_CHECK_INIT("MPI_Put");
-    RX_GET_WIN(w, win, "MPI_Put");
+    RX_CHECK_INIT(fn);
+    RX_GET_WIN(w, win, fn);
     char *tp;
     size_t n;
-    if (rx_rma_fast(w, origin_addr, target_rank, target_disp, origin_count, origin_datatype,
-                    target_count, target_datatype, &tp, &n)) {
-        memcpy(tp, origin_addr, n);
+    int req = fn[4] == 'R'; /* MPI_Rput, MPI_Rget: a request, no shortcut */
+    if (req && !request)
+        return rx_win_err(w, MPI_ERR_ARG, fn, "request is NULL");
+    if (!req && rx_rma_fast(w, origin_addr, target_rank, target_disp, origin_count,
+                            origin_datatype, target_count, target_datatype, &tp, &n)) {
+        if (get)
+            memcpy(origin_addr, tp, n);
+        else
+            memcpy(tp, origin_addr, n);
         return MPI_SUCCESS;
     }
     rx_rma_op_t op = {.kind = RX_RMA_OP_PUT, .obuf = origin_addr};
+    if (get)
+        op = (rx_rma_op_t){.kind = RX_RMA_OP_GET, .rbuf = origin_addr,
+                           .rcount = (size_t)origin_count, .rdt = rx_dtype_get(origin_datatype)};
     int c = rx_rma_check(w, &op, origin_count, origin_datatype, target_rank, target_disp,
-                         target_count, target_datatype, MPI_OP_NULL, "MPI_Put");
-    return c > 0 ? c : rx_rma_issue(w, &op, NULL, "MPI_Put", c);
+                         target_count, target_datatype, MPI_OP_NULL, fn);
+    return c > 0 ? c : rx_rma_issue(w, &op, req ? request : NULL, fn, c);
 }
-RX_ALIAS(Put)
 
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    RX_CHECK_INIT("MPI_Get");
-    RX_GET_WIN(w, win, "MPI_Get");
-    char *tp;
-    size_t n;
-    if (rx_rma_fast(w, origin_addr, target_rank, target_disp, origin_count, origin_datatype,
-                    target_count, target_datatype, &tp, &n)) {
-        memcpy(origin_addr, tp, n);
-        return MPI_SUCCESS;
-    }
-    rx_rma_op_t op = {.kind = RX_RMA_OP_GET, .rbuf = origin_addr, .rcount = (size_t)origin_count,
-                      .rdt = rx_dtype_get(origin_datatype)};
-    int c = rx_rma_check(w, &op, origin_count, origin_datatype, target_rank, target_disp,
-                         target_count, target_datatype, MPI_OP_NULL, "MPI_Get");
-    return c > 0 ? c : rx_rma_issue(w, &op, NULL, "MPI_Get", c);
-}
-RX_ALIAS(Get)
+#define RX_PUT_PARAMS(C, D, A)                                                             \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Win win)
+#define RX_GET_PARAMS(C, D, A)                                                       \
+    (void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Win win)
+#define RX_RPUT_PARAMS(C, D, A)                                                            \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Win win,       \
+     MPI_Request *request)
+#define RX_RGET_PARAMS(C, D, A)                                                      \
+    (void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Win win, \
+     MPI_Request *request)
+RX_COUNT_FORMS(Put, RX_PUT_PARAMS,
+               return rx_put_get((void *)origin_addr, origin_count, origin_datatype, target_rank,
+                                 target_disp, target_count, target_datatype, win, NULL, 0, fn);)
+RX_COUNT_FORMS(Get, RX_GET_PARAMS,
+               return rx_put_get(origin_addr, origin_count, origin_datatype, target_rank,
+                                 target_disp, target_count, target_datatype, win, NULL, 1, fn);)
+RX_COUNT_FORMS(Rput, RX_RPUT_PARAMS,
+               return rx_put_get((void *)origin_addr, origin_count, origin_datatype, target_rank,
+                                 target_disp, target_count, target_datatype, win, request, 0,
+                                 fn);)
+RX_COUNT_FORMS(Rget, RX_RGET_PARAMS,
+               return rx_put_get(origin_addr, origin_count, origin_datatype, target_rank,
+                                 target_disp, target_count, target_datatype, win, request, 1,
+                                 fn);)
 
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    RX_CHECK_INIT("MPI_Rput");
-    RX_GET_WIN(w, win, "MPI_Rput");
-    if (!request)
-        return rx_win_err(w, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
-    rx_rma_op_t op = {.kind = RX_RMA_OP_PUT, .obuf = origin_addr};
-    int c = rx_rma_check(w, &op, origin_count, origin_datatype, target_rank, target_disp,
-                         target_count, target_datatype, MPI_OP_NULL, "MPI_Rput");
-    return c > 0 ? c : rx_rma_issue(w, &op, request, "MPI_Rput", c);
-}
-RX_ALIAS(Rput)
-
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
-{
-    RX_CHECK_INIT("MPI_Rget");
-    RX_GET_WIN(w, win, "MPI_Rget");
-    if (!request)
-        return rx_win_err(w, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
-    rx_rma_op_t op = {.kind = RX_RMA_OP_GET, .rbuf = origin_addr, .rcount = (size_t)origin_count,
-                      .rdt = rx_dtype_get(origin_datatype)};
-    int c = rx_rma_check(w, &op, origin_count, origin_datatype, target_rank, target_disp,
-                         target_count, target_datatype, MPI_OP_NULL, "MPI_Rget");
-    return c > 0 ? c : rx_rma_issue(w, &op, request, "MPI_Rget", c);
-}
-RX_ALIAS(Rget)
-
-static int rx_acc(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                  void *result_addr, int result_count, MPI_Datatype result_datatype,
-                  int target_rank, MPI_Aint target_disp, int target_count,
+static int rx_acc(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                  void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                   MPI_Datatype target_datatype, MPI_Op mop, MPI_Win win, MPI_Request *request,
                   int fetch, const char *fn)
 {
+    RX_CHECK_INIT(fn);
     RX_GET_WIN(w, win, fn);
-    if (fn[5] == 'R' && !request)
+    if (fn[4] == 'R' && !request)
         return rx_win_err(w, MPI_ERR_ARG, fn, "request is NULL");
     rx_rma_op_t op = {.kind = fetch ? RX_RMA_OP_GACC : RX_RMA_OP_ACC, .obuf = origin_addr};
     if (fetch) {
@@ -260,52 +250,40 @@ static int rx_acc(const void *origin_addr, int origin_count, MPI_Datatype origin
     return rx_rma_issue(w, &op, request, fn, c);
 }
 
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    RX_CHECK_INIT("MPI_Accumulate");
-    return rx_acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                  target_rank, target_disp, target_count, target_datatype, op, win, NULL, 0,
-                  "MPI_Accumulate");
-}
-RX_ALIAS(Accumulate)
-
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    RX_CHECK_INIT("MPI_Raccumulate");
-    return rx_acc(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                  target_rank, target_disp, target_count, target_datatype, op, win, request, 0,
-                  "MPI_Raccumulate");
-}
-RX_ALIAS(Raccumulate)
-
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    RX_CHECK_INIT("MPI_Get_accumulate");
-    return rx_acc(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                  result_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, NULL, 1, "MPI_Get_accumulate");
-}
-RX_ALIAS(Get_accumulate)
-
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request)
-{
-    RX_CHECK_INIT("MPI_Rget_accumulate");
-    return rx_acc(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                  result_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                  win, request, 1, "MPI_Rget_accumulate");
-}
-RX_ALIAS(Rget_accumulate)
+#define RX_ACC_PARAMS(C, D, A)                                                             \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Op op,         \
+     MPI_Win win)
+#define RX_RACC_PARAMS(C, D, A)                                                            \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype, int target_rank, \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Op op,         \
+     MPI_Win win, MPI_Request *request)
+#define RX_GACC_PARAMS(C, D, A)                                                            \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype,             \
+     void *result_addr, C result_count, MPI_Datatype result_datatype, int target_rank,  \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Op op,     \
+     MPI_Win win)
+#define RX_RGACC_PARAMS(C, D, A)                                                           \
+    (const void *origin_addr, C origin_count, MPI_Datatype origin_datatype,             \
+     void *result_addr, C result_count, MPI_Datatype result_datatype, int target_rank,  \
+     MPI_Aint target_disp, C target_count, MPI_Datatype target_datatype, MPI_Op op,     \
+     MPI_Win win, MPI_Request *request)
+RX_COUNT_FORMS(Accumulate, RX_ACC_PARAMS,
+               return rx_acc(origin_addr, origin_count, origin_datatype, NULL, 0,
+                             MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                             target_datatype, op, win, NULL, 0, fn);)
+RX_COUNT_FORMS(Raccumulate, RX_RACC_PARAMS,
+               return rx_acc(origin_addr, origin_count, origin_datatype, NULL, 0,
+                             MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                             target_datatype, op, win, request, 0, fn);)
+RX_COUNT_FORMS(Get_accumulate, RX_GACC_PARAMS,
+               return rx_acc(origin_addr, origin_count, origin_datatype, result_addr,
+                             result_count, result_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win, NULL, 1, fn);)
+RX_COUNT_FORMS(Rget_accumulate, RX_RGACC_PARAMS,
+               return rx_acc(origin_addr, origin_count, origin_datatype, result_addr,
+                             result_count, result_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win, request, 1, fn);)
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)

@@ -41,6 +41,11 @@ void rx_opobj_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, 
         return;
     }
     int handle = RX_HANDLE(RX_KIND_DATATYPE, dt->index);
+    if (op->fn_c) { /* a large-count function takes the whole buffer at once */
+        long long n = (long long)count;
+        op->fn_c((void *)in, inout, &n, &handle);
+        return;
+    }
     /* user functions take an int count: hand over large buffers in slices */
     while (count) {
         int n = count > INT_MAX ? INT_MAX : (int)count;

@@ -10,12 +10,15 @@
 #include <stddef.h>
 
 typedef void rx_user_fn_t(void *in, void *inout, int *len, int *dtype);
+/* MPI_User_function_c (MPI_Op_create_c): the count is an MPI_Count */
+typedef void rx_user_fn_c_t(void *in, void *inout, long long *len, int *dtype);
 
 typedef struct rx_opobj {
     int index;
     int predefined;          /* rx_op_id for predefined ops, 0 for user ops */
     int commute;
     rx_user_fn_t *fn;
+    rx_user_fn_c_t *fn_c;    /* set instead of fn by MPI_Op_create_c */
     int holds;               /* nonblocking collectives in flight using it */
     int freed;               /* MPI_Op_free came while held: freed by the last release */
 } rx_opobj_t;

@@ -144,21 +144,23 @@ static node_t mk(int depth)
     }
     case 2:
     case 3: { /* indexed / hindexed with negative displacements */
-        int count = rint_(0, 4), blens[4];
+        int count = rint_(0, 4);
+        size_t blens[4];
         intptr_t disps[4];
         for (int i = 0; i < count; i++) {
-            blens[i] = rint_(0, 3);
+            blens[i] = (size_t)rint_(0, 3);
             disps[i] = kind == 2 ? rint_(-8, 8) * ext : rint_(-40, 40) * 8;
         }
         if (count * 3 > lim)
             count = 1;
         rc = rx_dtype_create_hindexed(count, blens, disps, old.d, &n.d);
         for (int i = 0; i < count; i++)
-            ref_add(&n.r, &old.r, disps[i], blens[i]);
+            ref_add(&n.r, &old.r, disps[i], (int)blens[i]);
         break;
     }
     case 4: { /* struct of old and more subtrees */
-        int count = rint_(1, 3), blens[3];
+        int count = rint_(1, 3);
+        size_t blens[3];
         intptr_t disps[3];
         rx_dtype_t *types[3];
         node_t kids[3];
@@ -166,13 +168,13 @@ static node_t mk(int depth)
         for (int i = 1; i < count; i++)
             kids[i] = mk(depth - 1);
         for (int i = 0; i < count; i++) {
-            blens[i] = rint_(0, 2);
+            blens[i] = (size_t)rint_(0, 2);
             disps[i] = rint_(-5, 20) * 4;
             types[i] = kids[i].d;
         }
         rc = rx_dtype_create_struct(count, blens, disps, types, &n.d);
         for (int i = 0; i < count; i++)
-            ref_add(&n.r, &kids[i].r, disps[i], blens[i]);
+            ref_add(&n.r, &kids[i].r, disps[i], (int)blens[i]);
         ref_finish_struct(&n.r);
         for (int i = 1; i < count; i++) {
             free(kids[i].r.e);

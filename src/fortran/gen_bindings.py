@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Generate rdmx's Fortran bindings from include/mpi.h.
 
-Every RX_MPI_API(ret, Name, (args)) prototype is read; each C argument gets a
+Every PMPI_x declaration of mpi.h (and of mpio.h, which it includes), as the
+C compiler ($CC, default cc) preprocesses it, is read; each C argument gets a
 Fortran meaning from its C type and name (ARG_RULES below, then the per-call
 table OVERRIDES). From that one description come:
   fort_gen.c   the Fortran-callable C functions: mpi_x_ / pmpi_x_ (mpif.h and
@@ -21,9 +22,11 @@ usage: gen_bindings.py MPI_H OUTDIR | --list-skipped MPI_H | --check MPI_H
 """
 import os
 import re
+import subprocess
 import sys
 
-HANDLES = ['Comm', 'Group', 'Datatype', 'Op', 'Request', 'Errhandler', 'Info', 'Win', 'Message']
+HANDLES = ['Comm', 'Group', 'Datatype', 'Op', 'Request', 'Errhandler', 'Info', 'Win', 'Message',
+           'File']
 # C-only calls (the standard gives them no Fortran binding) and calls whose
 # callbacks need per-object trampolines, which the bindings do not provide.
 SKIPPED = {
@@ -32,6 +35,8 @@ SKIPPED = {
     'Comm_create_keyval': 'copy/delete callbacks', 'Type_create_keyval': 'copy/delete callbacks',
     'Win_create_keyval': 'copy/delete callbacks', 'Keyval_create': 'copy/delete callbacks',
     'Grequest_start': 'generalized request callbacks',
+    'Register_datarep': 'data representation callbacks',
+    'Register_datarep_c': 'data representation callbacks',
     'Comm_spawn': 'argv string arrays', 'Comm_spawn_multiple': 'command and argv string arrays',
     'Session_init': 'no Fortran MPI_Session yet', 'Session_finalize': 'no Fortran MPI_Session yet',
     'Session_get_num_psets': 'no Fortran MPI_Session yet',
@@ -47,8 +52,10 @@ SKIPPED = {
 # Callback types a Fortran procedure can be passed as directly: the C library
 # calls them with every argument by address, as Fortran expects.
 DIRECT_PROCS = {'MPI_User_function': 'MPI_User_function',
+                'MPI_User_function_c': 'MPI_User_function_c',
                 'MPI_Comm_errhandler_function': 'MPI_Comm_errhandler_function',
-                'MPI_Win_errhandler_function': 'MPI_Win_errhandler_function'}
+                'MPI_Win_errhandler_function': 'MPI_Win_errhandler_function',
+                'MPI_File_errhandler_function': 'MPI_File_errhandler_function'}
 LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted', 'periods', 'remain_dims'}
 BUFFER_NAMES = {'buf', 'sendbuf', 'recvbuf', 'buffer', 'inbuf', 'outbuf', 'inoutbuf',
                 'origin_addr', 'result_addr', 'compare_addr', 'location', 'base'}
@@ -92,16 +99,12 @@ class Func:
 
 
 def parse_header(text):
-    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    """Every PMPI_x declaration of the preprocessed header (mpi.h and what it
+    includes: mpio.h declares its calls through macros of its own)."""
+    text = ' '.join(text.split())
     funcs = []
-    for m in re.finditer(r'RX_MPI_API\(\s*([\w\s\*]+?)\s*,\s*(\w+)\s*,\s*\(', text):
-        if m.group(2) == 'name':  # the macro's own definition
-            continue
-        i, depth = m.end(), 1
-        while depth:
-            depth += {'(': 1, ')': -1}.get(text[i], 0)
-            i += 1
-        params = ' '.join(text[m.end():i - 1].split())
+    for m in re.finditer(r'(?:^|[;}] *)((?:const )?\w+(?: \*)?) *PMPI_(\w+) *\(([^()]*)\) *;', text):
+        params = m.group(3).strip()
         args = []
         if params != 'void':
             for p in params.split(','):
@@ -118,7 +121,7 @@ def parse_header(text):
                 a = Arg(' '.join(toks[:-1]), toks[-1], ptr, array, const)
                 a.inner = [d for d in dims if d]
                 args.append(a)
-        funcs.append(Func(' '.join(m.group(1).split()), m.group(2), args))
+        funcs.append(Func(m.group(1).replace(' *', '*'), m.group(2), args))
     return funcs
 
 
@@ -346,8 +349,11 @@ def parse_constants(text):
     for m in re.finditer(r'^#define\s+(MPI_\w+)\s+(.+?)\s*$', body, re.M):
         name, val = m.group(1), m.group(2)
         hm = re.match(r'\(\(MPI_(\w+)\)(0x[0-9a-fA-F]+)\)$', val)
+        km = re.match(r'\(\(MPI_(Offset|Aint|Count)\)(-?\d+)\)$', val)
         if hm and hm.group(1) in HANDLES:
             consts.append((name, int(hm.group(2), 16), hm.group(1)))
+        elif km:  # an integer of another kind: MPI_DISPLACEMENT_CURRENT
+            consts.append((name, int(km.group(2)), 'kind:' + INT_KINDS[km.group(1)]))
         elif re.match(r'\(?-?\d+\)?$|0x[0-9a-fA-F]+$', val):
             consts.append((name, int(val.strip('()'), 0), None))
         elif re.match(r'MPI_\w+$', val):
@@ -372,6 +378,7 @@ def parse_constants(text):
 
 
 STATUS_SIZE = 6
+INT_KINDS = {'Offset': 'MPI_OFFSET_KIND', 'Aint': 'MPI_ADDRESS_KIND', 'Count': 'MPI_COUNT_KIND'}
 KINDS = [('MPI_ADDRESS_KIND', 8), ('MPI_OFFSET_KIND', 8), ('MPI_COUNT_KIND', 8),
          ('MPI_INTEGER_KIND', 4), ('MPI_STATUS_SIZE', STATUS_SIZE),
          ('MPI_SOURCE', 1), ('MPI_TAG', 2), ('MPI_ERROR', 3)]
@@ -393,8 +400,9 @@ def f77_constants(consts, subarrays):
            '      PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)']
     for name, val in KINDS:
         out += ['      INTEGER %s' % name, '      PARAMETER (%s=%d)' % (name, val)]
-    for name, val, _ in consts:
-        out += ['      INTEGER %s' % name, '      PARAMETER (%s=%d)' % (name, val)]
+    for name, val, h in consts:
+        t = 'INTEGER(KIND=%s)' % h[5:] if h and h.startswith('kind:') else 'INTEGER'
+        out += ['      %s %s' % (t, name), '      PARAMETER (%s=%d)' % (name, val)]
     for name, obj, shape in SENTINELS:
         out += ['      INTEGER %s%s' % (name, shape), '      COMMON /%s/ %s' % (obj, name)]
     return out
@@ -542,6 +550,7 @@ def f08_signature(f):
     for a in f.fargs():
         typ, name = [x.strip() for x in f_decl(f, a, 'f08').split('::')]
         typ = re.sub(r', *(INTENT\(\w+\)|ASYNCHRONOUS)', '', typ)
+        typ = re.sub(r'PROCEDURE\(\w+\)', 'PROCEDURE', typ)  # interfaces do not tell apart
         sig.append((re.sub(r'MPI_(ADDRESS|COUNT|OFFSET)_KIND', '8', typ), name[len(a.name):]))
     return sig
 
@@ -563,7 +572,9 @@ def gen_f08_module(consts, funcs):
         if name not in ('MPI_SOURCE', 'MPI_TAG', 'MPI_ERROR'):
             out.append('  INTEGER, PARAMETER :: %s = %d' % (name, val))
     for name, val, h in consts:
-        if h:
+        if h and h.startswith('kind:'):
+            out.append('  INTEGER(KIND=%s), PARAMETER :: %s = %d' % (h[5:], name, val))
+        elif h:
             out.append('  TYPE(MPI_%s), PARAMETER :: %s = MPI_%s(%d)' % (h, name, h, val))
         else:
             out.append('  INTEGER, PARAMETER :: %s = %d' % (name, val))
@@ -576,11 +587,18 @@ def gen_f08_module(consts, funcs):
             '    SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype)',
             '      IMPORT', '      TYPE(C_PTR), VALUE :: invec, inoutvec',
             '      INTEGER :: len', '      TYPE(MPI_Datatype) :: datatype', '    END SUBROUTINE',
+            '    SUBROUTINE MPI_User_function_c(invec, inoutvec, len, datatype)',
+            '      IMPORT', '      TYPE(C_PTR), VALUE :: invec, inoutvec',
+            '      INTEGER(KIND=MPI_COUNT_KIND) :: len', '      TYPE(MPI_Datatype) :: datatype',
+            '    END SUBROUTINE',
             '    SUBROUTINE MPI_Comm_errhandler_function(comm, error_code)',
             '      IMPORT', '      TYPE(MPI_Comm) :: comm', '      INTEGER :: error_code',
             '    END SUBROUTINE',
             '    SUBROUTINE MPI_Win_errhandler_function(win, error_code)',
             '      IMPORT', '      TYPE(MPI_Win) :: win', '      INTEGER :: error_code',
+            '    END SUBROUTINE',
+            '    SUBROUTINE MPI_File_errhandler_function(file, error_code)',
+            '      IMPORT', '      TYPE(MPI_File) :: file', '      INTEGER :: error_code',
             '    END SUBROUTINE', '  END INTERFACE']
     iface, body = sizeof_procs()
     out += iface
@@ -616,11 +634,19 @@ def gen_f08_module(consts, funcs):
 
 
 def load(mpi_h):
-    with open(mpi_h) as fh:
-        text = fh.read()
-    funcs = parse_header(text)
+    """The calls of mpi_h as the C compiler sees them, and the raw text of it
+    and of the headers it includes from its own directory (for the #defines)."""
+    cc = os.environ.get('CC', 'cc')
+    pre = subprocess.run([cc, '-E', '-P', '-I', os.path.dirname(mpi_h) or '.', mpi_h],
+                         check=True, capture_output=True, text=True).stdout
+    funcs = parse_header(pre)
     for f in funcs:
         classify(f)
+    with open(mpi_h) as fh:
+        text = fh.read()
+    for inc in re.findall(r'#include "(\w+\.h)"', text):
+        with open(os.path.join(os.path.dirname(mpi_h), inc)) as fh:
+            text += fh.read()
     return text, funcs
 
 

@@ -29,6 +29,7 @@ end function
 
 program f08_mpi
   use mpi_f08
+  use rxtest
   use f08_ops
   use, intrinsic :: iso_c_binding
   implicit none
@@ -189,13 +190,6 @@ program f08_mpi
   call MPI_Initialized(flag)
   if (.not. flag) errs = errs + 1
 
-  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, comm)
-  if (rank == 0) then
-    if (errs == 0) then
-      print '(a)', ' No Errors'
-    else
-      print '(a,i6)', ' Found errors: ', errs
-    end if
-  end if
+  call rx_report(errs)
   call MPI_Finalize()
 end program

@@ -6,6 +6,7 @@
 ! MPI_SUBARRAYS_SUPPORTED (else it only reports No Errors).
 program f08_sections
   use mpi_f08
+  use rxtest
   implicit none
   integer :: rank, np, next, prev, i, j, errs, ierr, cls
   double precision :: a(4, 5), x(12), y(6), col(5)
@@ -39,13 +40,6 @@ program f08_sections
     if (cls /= MPI_ERR_BUFFER .and. cls /= MPI_SUCCESS) errs = errs + 1
     if (cls == MPI_SUCCESS .and. rank == 0 .and. any(y /= np)) errs = errs + 1
   end if
-  call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) then
-    if (errs == 0) then
-      print '(a)', ' No Errors'
-    else
-      print '(a,i6)', ' Found errors: ', errs
-    end if
-  end if
+  call rx_report(errs)
   call MPI_Finalize()
 end program

@@ -5,6 +5,7 @@
 ! one-sided epochs and communicator duplication. Any rank count.
 program f90_mpi
   use mpi
+  use rxtest
   implicit none
   integer :: ierr, rank, np, next, prev, i, j, errs, count
   integer :: reqs(2), stats(MPI_STATUS_SIZE, 2), status(MPI_STATUS_SIZE)
@@ -128,13 +129,6 @@ program f90_mpi
   if (res /= MPI_CONGRUENT) errs = errs + 1
   call MPI_Comm_free(dup, ierr)
 
-  call MPI_Reduce(errs, i, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
-  if (rank == 0) then
-    if (i == 0) then
-      print '(a)', ' No Errors'
-    else
-      print '(a,i6)', ' Found errors: ', i
-    end if
-  end if
+  call rx_report(errs)
   call MPI_Finalize(ierr)
 end program

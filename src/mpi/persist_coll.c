@@ -11,8 +11,8 @@
  *
  * The standard forbids changing the count, displacement and datatype arrays
  * while the request lives, so they are kept by address. The communicator and
- * the single datatypes are held: the program may free them after the init
- * call, and starts still find them. */
+ * the datatypes (those of the w forms' arrays too) are held: the program may
+ * free them after the init call, and starts still find them. */
 #include "coll_impl.h"
 #include "info_impl.h"
 #include "persist_impl.h"
@@ -40,6 +40,8 @@ typedef struct rx_pcoll {
     const int *scounts, *sdispls, *rcounts, *rdispls;
     const MPI_Aint *sdispls_a, *rdispls_a;
     const MPI_Datatype *stypes, *rtypes;
+    MPI_Datatype *held;       /* the w forms: the per-peer types the request holds */
+    int nheld;
 } rx_pcoll_t;
 
 static rx_pcoll_t *rx_pcolls;
@@ -70,7 +72,49 @@ static void rx_pcoll_destroy(rx_pcoll_t *p)
 {
     rx_pcoll_drop_type(p->stype);
     rx_pcoll_drop_type(p->rtype);
+    for (int i = 0; i < p->nheld; i++)
+        rx_pcoll_drop_type(p->held[i]);
+    free(p->held);
     free(p);
+}
+
+/* The entries of the per-peer arrays of a w form on c: the group (the
+ * remote one of an intercommunicator) or the topology's neighbours. */
+static void rx_pcoll_peers(rx_comm_t *c, MPI_Comm comm, int neighbor, int *in, int *out)
+{
+    *in = *out = c->remote ? c->remote->size : c->size;
+    if (!neighbor)
+        return;
+    int kind = MPI_UNDEFINED, w, nd = 0;
+    *in = *out = 0; /* no topology: the start reports it */
+    PMPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART && PMPI_Cartdim_get(comm, &nd) == MPI_SUCCESS)
+        *in = *out = 2 * nd;
+    else if (kind == MPI_GRAPH)
+        PMPI_Graph_neighbors_count(comm, c->rank, in), *out = *in;
+    else if (kind == MPI_DIST_GRAPH)
+        PMPI_Dist_graph_neighbors_count(comm, in, out, &w);
+}
+
+/* Hold the per-peer datatypes of a w form, so that the program may free
+ * them after the init call as it may the others (the send types are not
+ * read with MPI_IN_PLACE). */
+static int rx_pcoll_hold_arrays(rx_pcoll_t *p, rx_comm_t *c, int neighbor)
+{
+    int in, out;
+    rx_pcoll_peers(c, p->comm, neighbor, &in, &out);
+    int ns = p->sbuf == MPI_IN_PLACE || !p->stypes ? 0 : out, nr = p->rtypes ? in : 0;
+    if (ns + nr == 0)
+        return RX_OK;
+    if (!(p->held = malloc(sizeof(MPI_Datatype) * (size_t)(ns + nr))))
+        return RX_ERR_NOMEM;
+    for (int i = 0; i < ns; i++)
+        p->held[p->nheld++] = p->stypes[i];
+    for (int i = 0; i < nr; i++)
+        p->held[p->nheld++] = p->rtypes[i];
+    for (int i = 0; i < p->nheld; i++)
+        rx_pcoll_hold_type(p->held[i]);
+    return RX_OK;
 }
 
 /* Run the nonblocking form of p's collective. */
@@ -203,13 +247,23 @@ static int rx_pcoll_new(rx_pcoll_t *proto, MPI_Info info, MPI_Request *request, 
     if (!request)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "request is NULL");
     rx_pcoll_t *p = malloc(sizeof *p);
+    if (p) {
+        *p = *proto;
+        int w = p->kind == PC_ALLTOALLW || p->kind == PC_NB_ALLTOALLW;
+        if (w && rx_pcoll_hold_arrays(p, c, p->kind == PC_NB_ALLTOALLW) != RX_OK) {
+            free(p);
+            p = NULL;
+        }
+    }
     rx_req_t *r = p && rx_progress_hook_add(rx_pcoll_progress) == 0 ? rx_req_alloc(RX_REQ_PSEND)
                                                                      : NULL;
     if (!r) {
-        free(p);
+        if (p) {
+            p->stype = p->rtype = MPI_DATATYPE_NULL; /* not held yet */
+            rx_pcoll_destroy(p);
+        }
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
     }
-    *p = *proto;
     p->running = MPI_REQUEST_NULL;
     p->req_id = r->index;
     rx_req_hold_comm(r, c); /* for the request's whole life */

@@ -3,8 +3,8 @@
  * times with the buffers changing between starts and the results checked
  * against serial references; several requests outstanding at once
  * (Startall) with point-to-point traffic and a blocking collective in
- * between; Test loops; the datatype and the communicator freed after the
- * init call; neighbourhood forms on a periodic ring; intercommunicators;
+ * between; Test loops; datatypes (a w form's too) and the communicator freed
+ * after the init call; neighbourhood forms on a periodic ring; intercommunicators;
  * errors (a second Start while active, a bad root at init). Open MPI 4.1
  * (MPI 3.1) lacks them: the test then only says so. */
 #include "rxtest.h"
@@ -296,6 +296,36 @@ static void freed_arguments(void)
         }
     }
     RXT_MPI(MPI_Request_free(&q));
+
+    /* the per-peer types of Alltoallw_init freed after the init call */
+    MPI_Datatype pair;
+    RXT_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+    RXT_MPI(MPI_Type_commit(&pair));
+    int *ws = malloc(sizeof(int) * 2 * (size_t)np), *wr = malloc(sizeof(int) * 2 * (size_t)np);
+    int *ones = malloc(sizeof(int) * (size_t)np), *wd = malloc(sizeof(int) * (size_t)np);
+    MPI_Datatype *wt = malloc(sizeof(MPI_Datatype) * (size_t)np);
+    for (int p = 0; p < np; p++) {
+        ones[p] = 1;
+        wd[p] = p * 2 * (int)sizeof(int);
+        wt[p] = pair;
+    }
+    RXT_MPI(MPI_Alltoallw_init(ws, ones, wd, wt, wr, ones, wd, wt, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &q));
+    RXT_MPI(MPI_Type_free(&pair));
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int i = 0; i < 2 * np; i++) {
+            ws[i] = val(me, round, i);
+            wr[i] = -1;
+        }
+        RXT_MPI(MPI_Start(&q));
+        RXT_MPI(MPI_Wait(&q, MPI_STATUS_IGNORE));
+        for (int p = 0; p < np; p++)
+            RXT_CHECK(wr[2 * p] == val(p, round, 2 * me) &&
+                          wr[2 * p + 1] == val(p, round, 2 * me + 1),
+                      "alltoallw of freed pairs round %d from %d", round, p);
+    }
+    RXT_MPI(MPI_Request_free(&q));
+    free(ws), free(wr), free(ones), free(wd), free(wt);
 }
 
 /* Neighbourhood forms on a periodic ring: left and right neighbours. */

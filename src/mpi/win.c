@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(MPI_WIN_SEPARATE == RX_WIN_SEPARATE && MPI_WIN_UNIFIED == RX_WIN_UNIFIED,
+               "the memory models below the binding are the MPI constants");
+
 rx_htab_t rx_win_table = {.kind = RX_KIND_WIN};
 
 /* Window error handlers are error handler objects of the common table (so

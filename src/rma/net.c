@@ -42,9 +42,12 @@ static int rx_net_amt(int basic)
     default: break;
     }
     /* integers, logicals, bytes, characters: unsigned ones compare unsigned */
-    static const unsigned char is_unsigned[] = {[3] = 1, [4] = 1, [6] = 1, [8] = 1, [10] = 1,
-                                                [12] = 1, [17] = 1, [22] = 1, [23] = 1,
-                                                [24] = 1, [25] = 1, [32] = 1, [39] = 1};
+    static const unsigned char is_unsigned[] = {
+        [RX_ID_MPI_UNSIGNED_CHAR] = 1, [RX_ID_MPI_BYTE] = 1, [RX_ID_MPI_UNSIGNED_SHORT] = 1,
+        [RX_ID_MPI_UNSIGNED] = 1, [RX_ID_MPI_UNSIGNED_LONG] = 1,
+        [RX_ID_MPI_UNSIGNED_LONG_LONG] = 1, [RX_ID_MPI_C_BOOL] = 1, [RX_ID_MPI_UINT8_T] = 1,
+        [RX_ID_MPI_UINT16_T] = 1, [RX_ID_MPI_UINT32_T] = 1, [RX_ID_MPI_UINT64_T] = 1,
+        [RX_ID_MPI_PACKED] = 1, [RX_ID_MPI_CXX_BOOL] = 1};
     int u = basic > 0 && (size_t)basic < sizeof is_unsigned && is_unsigned[basic];
     switch (ext) {
     case 1: return u ? RX_TL_AMT_U8 : RX_TL_AMT_I8;

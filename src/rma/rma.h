@@ -60,6 +60,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Memory models (rx_win_t.model); the binding keeps MPI_WIN_SEPARATE and
+ * MPI_WIN_UNIFIED equal to them (src/mpi/win.c) */
+enum rx_win_model { RX_WIN_SEPARATE = 1, RX_WIN_UNIFIED = 2 };
+
 enum rx_rma_kind { RX_RMA_DIRECT = 1, RX_RMA_TL, RX_RMA_AM };
 
 enum rx_win_flavor { /* values of MPI_WIN_FLAVOR_* */
@@ -174,7 +178,7 @@ typedef struct rx_win {
     rx_win_dyn_t *dyn_more; /* dynamic: attached regions past the shared list */
     uint32_t ndyn_more, dyn_more_cap;
     int errhandler;         /* MPI_Errhandler */
-    int model;
+    int model;              /* rx_win_model; MPI_WIN_MODEL points here */
     intptr_t attr_size;     /* MPI_WIN_SIZE points here */
     char name[128];
     struct rx_win *next_live;

@@ -152,7 +152,7 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
     w->bytes = bytes;
     w->disp_unit = disp_unit;
     w->own_fd = -1;
-    w->model = 2; /* MPI_WIN_UNIFIED */
+    w->model = RX_WIN_UNIFIED;
     rx_win_desc_t *d = calloc((size_t)n, sizeof *d);
     w->tgt = calloc((size_t)n, sizeof *w->tgt);
     w->maps = calloc((size_t)n, sizeof *w->maps);

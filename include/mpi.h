@@ -1442,6 +1442,17 @@ RX_MPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
 RX_MPI_API(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 /* end of the Fortran 90 types */
 
+/* === MPI-4.1 status accessors and the value-index pair type === */
+RX_MPI_API(int, Status_get_source, (const MPI_Status *status, int *source))
+RX_MPI_API(int, Status_set_source, (MPI_Status *status, int source))
+RX_MPI_API(int, Status_get_tag, (const MPI_Status *status, int *tag))
+RX_MPI_API(int, Status_set_tag, (MPI_Status *status, int tag))
+RX_MPI_API(int, Status_get_error, (const MPI_Status *status, int *error))
+RX_MPI_API(int, Status_set_error, (MPI_Status *status, int error))
+RX_MPI_API(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
+                                       MPI_Datatype *pair_type))
+/* end of the MPI-4.1 status accessors */
+
 #undef RX_MPI_API
 
 #include "mpio.h" /* MPI-IO (MPI-4.1 chapter 14) */

@@ -37,6 +37,8 @@ typedef struct rx_coll_unpack {
 typedef struct rx_coll_exec {
     struct rx_coll_exec *next;     /* list of running nonblocking collectives */
     rx_sched_t s;
+    const rx_sched_t *sched;       /* what runs: &s, or a schedule of the cache (exec.c) */
+    struct rx_sched_entry *cached; /* the cache entry held while it runs */
     rx_sched_args_t args;
     char *buf[RX_SB_COUNT];
     void *tmp_alloc;
@@ -74,6 +76,16 @@ rx_coll_exec_t *rx_coll_exec_for(rx_comm_t *c, int kind, int blocking);
 int rx_coll_run(rx_coll_exec_t *e);
 int rx_coll_start(rx_coll_exec_t *e, rx_req_t **out);
 void rx_coll_exec_put(rx_coll_exec_t *e);
+/* Schedule cache (exec.c): the schedule for a on c, from the communicator's
+ * cache or built into it, held in *held until rx_coll_sched_put; NULL when
+ * not cached (v-variants, very large, every entry in use: *rc RX_OK) or on
+ * an error (*rc). rx_coll_comm_release drops the communicator's entries;
+ * stats: hits and misses since start. */
+const rx_sched_t *rx_coll_sched_get(rx_comm_t *c, const rx_sched_args_t *a,
+                                    struct rx_sched_entry **held, int *rc);
+void rx_coll_sched_put(struct rx_sched_entry *held);
+void rx_coll_sched_cache_drop(rx_comm_t *c);
+void rx_coll_sched_cache_stats(uint64_t *hits, uint64_t *misses);
 /* inout = in op inout for count elements of dt, any layout. */
 void rx_coll_reduce_apply(const rx_opobj_t *op, const rx_dtype_t *dt, const void *in, void *inout,
                           size_t count);

@@ -80,6 +80,8 @@ rx_coll_exec_t *rx_coll_exec_for(rx_comm_t *c, int kind, int blocking)
 
 void rx_coll_exec_put(rx_coll_exec_t *e)
 {
+    rx_coll_sched_put(e->cached);
+    e->cached = NULL;
     for (int i = 0; i < 3; i++)
         free(e->stage[i]);
     free(e->unp);
@@ -221,27 +223,164 @@ int rx_coll_select(rx_coll_exec_t *e)
     return a->algo ? RX_OK : RX_ERR_INVAL;
 }
 
+/* ---- schedules kept between calls ----
+ * A communicator keeps the schedules it ran last (RX_CACHE_WAYS of them),
+ * each under every argument that shapes its steps: kind, algorithm, p,
+ * rank, root, count, unit, bytes, commutativity and, for the node-aware
+ * algorithms, the node of every rank (compared in full). The v-variants
+ * (per-rank counts and displacements) are built for each call. An entry a
+ * running collective reads is held and never evicted; the communicator's
+ * entries go with it (rx_coll_comm_release). */
+
+#define RX_CACHE_WAYS 8
+#define RX_CACHE_MAX_STEPS (1u << 16) /* larger schedules are built for each call */
+
+typedef struct rx_sched_entry {
+    rx_sched_args_t key;  /* v-arrays NULL; node_of points at nodes */
+    int *nodes;
+    rx_sched_t s;
+    uint64_t used;        /* last use, for eviction */
+    int holds;            /* running collectives reading s */
+    int valid;
+} rx_sched_entry_t;
+
+typedef struct rx_sched_cache {
+    struct rx_sched_cache *next; /* in its bucket */
+    const rx_comm_t *c;
+    rx_sched_entry_t way[RX_CACHE_WAYS];
+} rx_sched_cache_t;
+
+/* Buckets by communicator handle, chained by address: communicators that
+ * share a handle (an intercommunicator's views) keep caches of their own. */
+#define RX_CACHE_BUCKETS 64
+static rx_sched_cache_t *rx_cache_tab[RX_CACHE_BUCKETS];
+static uint64_t rx_cache_clock, rx_cache_hits, rx_cache_misses;
+
+static int rx_cache_key_eq(const rx_sched_entry_t *en, const rx_sched_args_t *a)
+{
+    const rx_sched_args_t *k = &en->key;
+    if (k->kind != a->kind || k->algo != a->algo || k->p != a->p || k->rank != a->rank ||
+        k->root != a->root || k->count != a->count || k->unit != a->unit || k->bytes != a->bytes ||
+        k->commute != a->commute || !k->node_of != !a->node_of)
+        return 0;
+    return !a->node_of || !memcmp(en->nodes, a->node_of, sizeof(int) * (size_t)a->p);
+}
+
+static void rx_cache_entry_clear(rx_sched_entry_t *en)
+{
+    rx_sched_free(&en->s);
+    free(en->nodes);
+    memset(en, 0, sizeof *en);
+}
+
+static rx_sched_cache_t **rx_cache_slot(const rx_comm_t *c)
+{
+    rx_sched_cache_t **pp = &rx_cache_tab[(unsigned)c->handle % RX_CACHE_BUCKETS];
+    while (*pp && (*pp)->c != c)
+        pp = &(*pp)->next;
+    return pp;
+}
+
+const rx_sched_t *rx_coll_sched_get(rx_comm_t *c, const rx_sched_args_t *a,
+                                    struct rx_sched_entry **held, int *rc)
+{
+    *held = NULL;
+    *rc = RX_OK;
+    if (a->rcounts || a->rdispls || a->scounts || a->sdispls)
+        return NULL;
+    rx_sched_cache_t **pp = rx_cache_slot(c), *ca = *pp;
+    if (!ca) {
+        if (!(ca = calloc(1, sizeof *ca)))
+            return NULL;
+        ca->c = c;
+        *pp = ca;
+    }
+    rx_sched_entry_t *victim = NULL;
+    for (int i = 0; i < RX_CACHE_WAYS; i++) {
+        rx_sched_entry_t *en = &ca->way[i];
+        if (en->valid && rx_cache_key_eq(en, a)) {
+            en->used = ++rx_cache_clock;
+            en->holds++;
+            rx_cache_hits++;
+            *held = en;
+            return &en->s;
+        }
+        if (!en->holds && (!victim || !en->valid || (victim->valid && en->used < victim->used)))
+            victim = en;
+    }
+    rx_cache_misses++;
+    if (!victim) /* every entry is being read */
+        return NULL;
+    rx_cache_entry_clear(victim);
+    rx_sched_init(&victim->s);
+    if (a->node_of) {
+        if (!(victim->nodes = malloc(sizeof(int) * (size_t)a->p)))
+            return NULL;
+        memcpy(victim->nodes, a->node_of, sizeof(int) * (size_t)a->p);
+    }
+    if ((*rc = rx_sched_build(&victim->s, a)) != RX_OK || victim->s.nstep > RX_CACHE_MAX_STEPS) {
+        rx_cache_entry_clear(victim);
+        return NULL; /* on an error *rc says it; a large one the caller builds itself */
+    }
+    victim->key = *a;
+    victim->key.node_of = victim->nodes;
+    victim->valid = 1;
+    victim->used = ++rx_cache_clock;
+    victim->holds = 1;
+    *held = victim;
+    return &victim->s;
+}
+
+void rx_coll_sched_put(struct rx_sched_entry *held)
+{
+    if (held)
+        held->holds--;
+}
+
+void rx_coll_sched_cache_drop(rx_comm_t *c)
+{
+    rx_sched_cache_t **pp = rx_cache_slot(c), *ca = *pp;
+    if (!ca)
+        return;
+    *pp = ca->next;
+    for (int i = 0; i < RX_CACHE_WAYS; i++)
+        rx_cache_entry_clear(&ca->way[i]);
+    free(ca);
+}
+
+void rx_coll_sched_cache_stats(uint64_t *hits, uint64_t *misses)
+{
+    *hits = rx_cache_hits;
+    *misses = rx_cache_misses;
+}
+
 static int rx_exec_prepare(rx_coll_exec_t *e)
 {
     int rc = rx_coll_select(e);
-    if (rc == RX_OK)
-        rc = rx_sched_build(&e->s, &e->args);
     if (rc != RX_OK)
         return rc;
-    if (e->s.tmp_bytes > e->tmp_cap) {
+    e->sched = rx_coll_sched_get(e->c, &e->args, &e->cached, &rc);
+    if (rc != RX_OK)
+        return rc;
+    if (!e->sched) { /* not cached: built for this call */
+        if ((rc = rx_sched_build(&e->s, &e->args)) != RX_OK)
+            return rc;
+        e->sched = &e->s;
+    }
+    if (e->sched->tmp_bytes > e->tmp_cap) {
         free(e->tmp_alloc);
-        e->tmp_alloc = malloc(e->s.tmp_bytes);
-        e->tmp_cap = e->tmp_alloc ? e->s.tmp_bytes : 0;
+        e->tmp_alloc = malloc(e->sched->tmp_bytes);
+        e->tmp_cap = e->tmp_alloc ? e->sched->tmp_bytes : 0;
         if (!e->tmp_alloc)
             return RX_ERR_NOMEM;
     }
     e->buf[RX_SB_TMP] = e->tmp_alloc;
     /* the most transfers of any round */
     int most = 0;
-    for (uint32_t i = 0; i < e->s.nround; i++) {
-        uint32_t end = i + 1 < e->s.nround ? e->s.round[i + 1] : e->s.nstep;
-        if ((int)(end - e->s.round[i]) > most)
-            most = (int)(end - e->s.round[i]);
+    for (uint32_t i = 0; i < e->sched->nround; i++) {
+        uint32_t end = i + 1 < e->sched->nround ? e->sched->round[i + 1] : e->sched->nstep;
+        if ((int)(end - e->sched->round[i]) > most)
+            most = (int)(end - e->sched->round[i]);
     }
     if ((rc = rx_exec_reqs(e, most)) != RX_OK)
         return rc;
@@ -253,18 +392,18 @@ static int rx_exec_prepare(rx_coll_exec_t *e)
 
 static uint32_t rx_round_end(const rx_coll_exec_t *e, uint32_t i)
 {
-    return i + 1 < e->s.nround ? e->s.round[i + 1] : e->s.nstep;
+    return i + 1 < e->sched->nround ? e->sched->round[i + 1] : e->sched->nstep;
 }
 
 static int rx_exec_post(rx_coll_exec_t *e)
 {
-    uint32_t beg = e->s.round[e->round], end = rx_round_end(e, e->round);
+    uint32_t beg = e->sched->round[e->round], end = rx_round_end(e, e->round);
     rx_comm_t *c = e->c;
     e->nreq = 0;
     for (int pass = 0; pass < 2; pass++) {
         int want = pass == 0 ? RX_SOP_RECV : RX_SOP_SEND;
         for (uint32_t j = beg; j < end; j++) {
-            const rx_sched_step_t *st = &e->s.step[j];
+            const rx_sched_step_t *st = &e->sched->step[j];
             if (st->op != want)
                 continue;
             char *p = e->buf[st->buf] + st->off;
@@ -298,9 +437,9 @@ static int rx_exec_post(rx_coll_exec_t *e)
 
 static void rx_exec_local(rx_coll_exec_t *e)
 {
-    uint32_t beg = e->s.round[e->round], end = rx_round_end(e, e->round);
+    uint32_t beg = e->sched->round[e->round], end = rx_round_end(e, e->round);
     for (uint32_t j = beg; j < end; j++) {
-        const rx_sched_step_t *st = &e->s.step[j];
+        const rx_sched_step_t *st = &e->sched->step[j];
         char *a = e->buf[st->buf] + st->off, *b = e->buf[st->buf2] + st->off2;
         if (st->op == RX_SOP_COPY) {
             if (a != b)
@@ -316,7 +455,7 @@ static void rx_exec_local(rx_coll_exec_t *e)
 /* Move e on as far as it goes without waiting: 1 when finished. */
 static int rx_exec_advance(rx_coll_exec_t *e)
 {
-    while (e->round < e->s.nround) {
+    while (e->round < e->sched->nround) {
         if (!e->posted) {
             int rc = rx_exec_post(e);
             if (rc != RX_OK) {

@@ -40,6 +40,7 @@ void rx_shm_drain(rx_shm_state_t *st)
 
 void rx_coll_comm_release(rx_comm_t *c)
 {
+    rx_coll_sched_cache_drop(c); /* its cached schedules (exec.c) */
     rx_node_hier_release(c);
     rx_shm_state_t *st = rx_shm_lookup(c);
     if (!st)

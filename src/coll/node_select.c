@@ -8,7 +8,7 @@
  * Every input to a choice is something every member agrees on (arguments,
  * configuration, the node's oversubscription, whether cross-memory attach
  * works between all of them), so all members take the same leaf and their
- * sequence numbers stay in step. The crossovers were measured at 2 and 4
+ * sequence numbers stay in step. The crossovers were measured at 2 to 4
  * ranks on the 2-core reference machine (docs/collectives.md). */
 #include "coll_shm.h"
 #include "offload.h"
@@ -20,12 +20,15 @@
 /* Bytes per block / message from which the direct leaf beats the copies
  * through slot or ring: below them the final wait for every reader costs
  * more than the second copy saves; above the slot size the direct leaf
- * replaces the point-to-point schedules. */
-#define RX_XO_DIRECT_BCAST 8192
+ * replaces the point-to-point schedules. The bcast's is where every rank
+ * has a CPU (the ring's root runs ahead while receivers copy, which the
+ * direct leaf's wait for every reader does not allow; docs/collectives.md). */
+#define RX_XO_DIRECT_BCAST 32768
 #define RX_XO_DIRECT_ALLGATHER 16384
 #define RX_XO_DIRECT_ALLTOALL 16384
-/* oversubscribed nodes: bcast through the ring again from here, at every
- * size (measured with 4 and 8 ranks on 2 cores) */
+/* oversubscribed nodes: bcast through the ring from here even above
+ * RDMX_COLL_SHM_BCAST_MAX, at every size (measured with 4 and 8 ranks on
+ * 2 cores); below it the ring takes every bcast it may */
 #define RX_XO_RING_OVERSUB 65536
 
 /* c's region, made by this call if it has none yet (a step every member
@@ -91,20 +94,35 @@ int rx_coll_node_barrier(rx_comm_t *c)
     return RX_OK;
 }
 
-int rx_coll_node_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+/* Whether the ring may take a bcast of bytes: up to
+ * RDMX_COLL_SHM_BCAST_MAX, and with more ranks than CPUs at every size from
+ * RX_XO_RING_OVERSUB unless that is 0 (there the direct leaf's final wait
+ * for every reader costs more than the ring's second copy: 8 ranks on
+ * 2 cores, 64 KiB 43 against 70 us, 1 MiB 0.73 against 0.94 ms, 4 MiB
+ * 1.3-1.5 against 2.3-2.6 ms; 4 ranks 4 MiB 0.68-0.71 against 1.4-1.9 ms). */
+static int rx_node_bcast_ring_fits(size_t bytes)
 {
     long long max = rx_config()->COLL_SHM_BCAST_MAX;
-    /* With more ranks than CPUs the direct leaf's final wait for every
-     * reader costs more than the ring's second copy from RX_XO_RING_OVERSUB
-     * up, whatever the size (8 ranks on 2 cores: 64 KiB 43 against 70 us,
-     * 1 MiB 0.73 against 0.94 ms, 4 MiB 1.3-1.5 against 2.3-2.6 ms; 4 ranks
-     * 4 MiB 0.68-0.71 against 1.4-1.9 ms), so there the ring's size limit
-     * does not apply. */
-    int ring_first = rx_rt.oversubscribed && bytes >= RX_XO_RING_OVERSUB && max > 0;
+    if (max < 0)
+        return 0;
+    return bytes <= (size_t)max || (rx_rt.oversubscribed && max > 0 && bytes >= RX_XO_RING_OVERSUB);
+}
+
+/* Whether a bcast of bytes goes the direct way when cross-memory attach
+ * works: from the crossover; with more ranks than CPUs only what the ring
+ * may not take (3 and 4 ranks on 2 cores, 8-32 KiB: the ring takes
+ * 0.25-0.5 of the direct leaf's time). */
+static int rx_node_bcast_direct_first(size_t bytes)
+{
+    return bytes >= RX_XO_DIRECT_BCAST && (!rx_rt.oversubscribed || !rx_node_bcast_ring_fits(bytes));
+}
+
+int rx_coll_node_bcast(void *buf, size_t bytes, int root, rx_comm_t *c)
+{
     rx_shm_state_t *st;
-    if (bytes >= RX_XO_DIRECT_BCAST && !ring_first && (st = rx_node_direct(c, RX_COLL_BCAST)))
+    if (rx_node_bcast_direct_first(bytes) && (st = rx_node_direct(c, RX_COLL_BCAST)))
         return rx_shm_direct_bcast(st, buf, bytes, root);
-    if (max < 0 || (bytes > (size_t)max && !ring_first))
+    if (!rx_node_bcast_ring_fits(bytes))
         return RX_COLL_DECLINED;
     if (!(st = rx_node_state(c, 0, RX_COLL_BCAST)))
         return RX_COLL_DECLINED;
@@ -258,9 +276,7 @@ int rx_node_phase_reduce(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_
 
 int rx_node_phase_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root)
 {
-    long long max = rx_config()->COLL_SHM_BCAST_MAX;
-    int ring_first = rx_rt.oversubscribed && bytes >= RX_XO_RING_OVERSUB && max > 0;
-    if (bytes >= RX_XO_DIRECT_BCAST && !ring_first && rx_shm_direct_usable(st))
+    if (rx_node_bcast_direct_first(bytes) && rx_shm_direct_usable(st))
         return rx_shm_direct_bcast(st, buf, bytes, root);
     rx_shm_ring_bcast(st, buf, bytes, root);
     return RX_OK;

@@ -8,7 +8,7 @@
  * wrap the ring many times, interleaved with other collectives and a second
  * communicator; communicators freed and duplicated again reuse handles.
  * Blocks around the crossover to the single-copy path (16 KiB blocks for
- * allgather and alltoall, 8 KiB for bcast) and beyond the slot take it
+ * allgather and alltoall, 32 KiB for bcast) and beyond the slot take it
  * where cross-memory attach works; testlist also runs this with it off
  * (RDMX_SHM_CMA=off: the slot, ring and schedule paths), with the shm path
  * off and with each collective forced to it. */
@@ -16,8 +16,8 @@
 
 /* elements (ints) per block */
 static const int counts[] = { 0, 1, 11, 12, 13, 1021, 4095, 4096, 4097, 16411, 40009 };
-static const int bcast_counts[] = { 0, 1, 13, 2047, 2048, 2049, 4096, 4097, 16411, 262139,
-                                    262147, 300007 };
+static const int bcast_counts[] = { 0, 1, 13, 2047, 2048, 2049, 4096, 4097,
+                                    8191, 8192, 8193, 16411, 262139, 262147, 300007 };
 
 static MPI_Datatype gapint; /* one int, extent 8 */
 

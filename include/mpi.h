@@ -766,6 +766,14 @@ RX_MPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_A
                                   MPI_Datatype datatype))
 RX_MPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
                                      MPI_Aint *size))
+RX_MPI_API(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+                                  MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                                  MPI_Count *position))
+RX_MPI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+                                    MPI_Count *position, void *outbuf, MPI_Count outcount,
+                                    MPI_Datatype datatype))
+RX_MPI_API(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
+                                       MPI_Datatype datatype, MPI_Count *size))
 RX_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 RX_MPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 RX_MPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
@@ -1147,6 +1155,16 @@ RX_MPI_API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, 
                              MPI_Comm comm, MPI_Request *request))
 RX_MPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
                             MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                              int tag, MPI_Comm comm, MPI_Request *request))
 RX_MPI_API(int, Start, (MPI_Request *request))
 RX_MPI_API(int, Startall, (int count, MPI_Request array_of_requests[]))
 

@@ -7,6 +7,7 @@
  * form (src/dtype), whose basic values lie in type-map order as the type's
  * runs list them; each is then converted in place order. */
 #include "mpi_impl.h"
+#include "bigcount.h"
 #include "dtype/basic.h"
 
 #include <stdlib.h>
@@ -204,7 +205,7 @@ static int rx_x32_convert(const rx_dtype_t *dt, size_t count, unsigned char *nat
 }
 
 /* Arguments shared by the three calls; *esize: external bytes of count. */
-static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx_dtype_t **dtp,
+static int rx_x32_args(const char *datarep, MPI_Count count, MPI_Datatype datatype, rx_dtype_t **dtp,
                        size_t *esize, const char *fn)
 {
     if (!datarep)
@@ -213,7 +214,7 @@ static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx
         return rx_mpi_err(NULL, MPI_ERR_UNSUPPORTED_DATAREP, fn, "data representation \"%s\" "
                           "(only \"external32\" is defined)", datarep);
     if (count < 0)
-        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "negative count %lld", (long long)count);
     RX_GET_DTYPE(dt, NULL, datatype, fn);
     if (rx_mpi_data_class(datarep, (uint64_t)count, dt) == MPI_ERR_COUNT) /* buffers: later */
         return rx_mpi_data_err(NULL, MPI_ERR_COUNT, (uint64_t)count, dt, fn);
@@ -222,8 +223,9 @@ static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx
     if (!ok)
         return rx_mpi_err(NULL, MPI_ERR_TYPE, fn, "the datatype holds a value without an "
                           "external32 form");
-    if (one && (size_t)count > SIZE_MAX / one)
-        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "count %d of this type overflows", count);
+    if (one && (uint64_t)count > SIZE_MAX / one)
+        return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "count %lld of this type overflows",
+                          (long long)count);
     *dtp = dt;
     *esize = one * (size_t)count;
     return MPI_SUCCESS;
@@ -231,23 +233,25 @@ static int rx_x32_args(const char *datarep, int count, MPI_Datatype datatype, rx
 
 /* The external buffer of `size` bytes has n bytes from *position on, and
  * the buffers are there if anything moves. */
-static int rx_x32_room(size_t n, MPI_Aint size, const MPI_Aint *position, const void *a,
+static int rx_x32_room(size_t n, int64_t size, const int64_t *position, const void *a,
                        const void *b, const char *fn)
 {
     if (!position || *position < 0 || size < 0)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "position NULL or negative, or size negative");
-    if (*position > size || n > (size_t)(size - *position))
-        return rx_mpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%zu bytes, %ld left in the buffer", n,
-                          (long)(size - *position));
+    if (*position > size || n > (uint64_t)(size - *position))
+        return rx_mpi_err(NULL, MPI_ERR_TRUNCATE, fn, "%zu bytes, %lld left in the buffer", n,
+                          (long long)(size - *position));
     if (n && (!a || !b))
         return rx_mpi_err(NULL, MPI_ERR_BUFFER, fn, "NULL buffer");
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
+/* The calls' bodies, shared by the int forms (MPI_Aint sizes and positions)
+ * and the _c forms (MPI_Count ones): position is read and written through
+ * an int64_t copy, NULL when the caller passed none. */
+static int rx_x32_size(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                       int64_t *size, const char *fn)
 {
-    const char *fn = "MPI_Pack_external_size";
     RX_CHECK_INIT(fn);
     rx_dtype_t *dt;
     size_t n;
@@ -256,15 +260,14 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
         return rc;
     if (!size)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "size is NULL");
-    *size = (MPI_Aint)n;
+    *size = (int64_t)n;
     return MPI_SUCCESS;
 }
-RX_ALIAS(Pack_external_size)
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+static int rx_x32_pack(const char *datarep, const void *inbuf, MPI_Count incount,
+                       MPI_Datatype datatype, void *outbuf, int64_t outsize, int64_t *position,
+                       const char *fn)
 {
-    const char *fn = "MPI_Pack_external";
     RX_CHECK_INIT(fn);
     rx_dtype_t *dt;
     size_t n;
@@ -283,15 +286,14 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
     if (rc != RX_OK)
         return rx_mpi_err(NULL, MPI_ERR_CONVERSION, fn, "a value does not fit its external32 "
                           "size (MPI_LONG and MPI_UNSIGNED_LONG have 4 bytes there)");
-    *position += (MPI_Aint)n;
+    *position += (int64_t)n;
     return MPI_SUCCESS;
 }
-RX_ALIAS(Pack_external)
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+static int rx_x32_unpack(const char *datarep, const void *inbuf, int64_t insize,
+                         int64_t *position, void *outbuf, MPI_Count outcount,
+                         MPI_Datatype datatype, const char *fn)
 {
-    const char *fn = "MPI_Unpack_external";
     RX_CHECK_INIT(fn);
     rx_dtype_t *dt;
     size_t n;
@@ -307,7 +309,42 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     rx_x32_convert(dt, (size_t)outcount, tmp, (unsigned char *)inbuf + *position, 0);
     rx_dtype_unpack(dt, tmp, wire, outbuf);
     free(tmp);
-    *position += (MPI_Aint)n;
+    *position += (int64_t)n;
     return MPI_SUCCESS;
 }
-RX_ALIAS(Unpack_external)
+
+/* Run call with pos, an int64_t copy of *position (pos_arg: &pos, or NULL
+ * for a NULL position), and store pos back when it succeeded. */
+#define RX_X32_WITH_POSITION(position, call)               \
+    do {                                                   \
+        int64_t pos = (position) ? *(position) : 0;        \
+        int64_t *pos_arg = (position) ? &pos : NULL;       \
+        int rc_ = (call);                                  \
+        if (rc_ == MPI_SUCCESS)                            \
+            *(position) = pos;                             \
+        return rc_;                                        \
+    } while (0)
+
+#define RX_PACK_EXTERNAL_SIZE_PARAMS(C, D, A) \
+    (const char datarep[], C incount, MPI_Datatype datatype, A *size)
+RX_COUNT_FORMS(Pack_external_size, RX_PACK_EXTERNAL_SIZE_PARAMS, {
+    int64_t n;
+    int rc = rx_x32_size(datarep, incount, datatype, size ? &n : NULL, fn);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return rc;
+})
+
+#define RX_PACK_EXTERNAL_PARAMS(C, D, A)                                                 \
+    (const char datarep[], const void *inbuf, C incount, MPI_Datatype datatype, void *outbuf, \
+     A outsize, A *position)
+RX_COUNT_FORMS(Pack_external, RX_PACK_EXTERNAL_PARAMS,
+               RX_X32_WITH_POSITION(position, rx_x32_pack(datarep, inbuf, incount, datatype,
+                                                          outbuf, outsize, pos_arg, fn));)
+
+#define RX_UNPACK_EXTERNAL_PARAMS(C, D, A)                                                \
+    (const char datarep[], const void *inbuf, A insize, A *position, void *outbuf, C outcount, \
+     MPI_Datatype datatype)
+RX_COUNT_FORMS(Unpack_external, RX_UNPACK_EXTERNAL_PARAMS,
+               RX_X32_WITH_POSITION(position, rx_x32_unpack(datarep, inbuf, insize, pos_arg,
+                                                            outbuf, outcount, datatype, fn));)

@@ -8,6 +8,7 @@
  * Test (wait.c) leave a completed persistent request allocated and inactive;
  * MPI_Request_free releases it. */
 #include "persist_impl.h"
+#include "bigcount.h"
 
 #include <stdlib.h>
 
@@ -59,53 +60,27 @@ int rx_persist_make(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     return MPI_SUCCESS;
 }
 
-static int rx_persist_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
-                           MPI_Comm comm, MPI_Request *request, int kind, int mode,
-                           const char *fn)
-{
-    return rx_persist_make(buf, count, datatype, peer, tag, comm, request, kind, mode, 0, NULL,
-                           fn);
-}
+/* The parameters of Send_init ... Recv_init, for RX_COUNT_FORMS (the int
+ * form and the _c form share one body). */
+#define RX_PSEND_PARAMS(C, D, A)                                                        \
+    (const void *buf, C count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
+     MPI_Request *request)
+#define RX_PRECV_PARAMS(C, D, A)                                                     \
+    (void *buf, C count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, \
+     MPI_Request *request)
 
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
-                           RX_PMODE_STD, "MPI_Send_init");
-}
-RX_ALIAS(Send_init)
-
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
-                           RX_PMODE_SYNC, "MPI_Ssend_init");
-}
-RX_ALIAS(Ssend_init)
-
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
-                           RX_PMODE_READY, "MPI_Rsend_init");
-}
-RX_ALIAS(Rsend_init)
-
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return rx_persist_init(buf, count, datatype, dest, tag, comm, request, RX_REQ_PSEND,
-                           RX_PMODE_BUFFERED, "MPI_Bsend_init");
-}
-RX_ALIAS(Bsend_init)
-
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    return rx_persist_init(buf, count, datatype, source, tag, comm, request, RX_REQ_PRECV,
-                           RX_PMODE_STD, "MPI_Recv_init");
-}
-RX_ALIAS(Recv_init)
+/* A persistent send in one mode, int and _c forms. */
+#define RX_PSEND_FORMS(name, mode)                                                        \
+    RX_COUNT_FORMS(name, RX_PSEND_PARAMS,                                                 \
+                   return rx_persist_make(buf, count, datatype, dest, tag, comm, request, \
+                                          RX_REQ_PSEND, mode, 0, NULL, fn);)
+RX_PSEND_FORMS(Send_init, RX_PMODE_STD)
+RX_PSEND_FORMS(Ssend_init, RX_PMODE_SYNC)
+RX_PSEND_FORMS(Rsend_init, RX_PMODE_READY)
+RX_PSEND_FORMS(Bsend_init, RX_PMODE_BUFFERED)
+RX_COUNT_FORMS(Recv_init, RX_PRECV_PARAMS,
+               return rx_persist_make(buf, count, datatype, source, tag, comm, request,
+                                      RX_REQ_PRECV, RX_PMODE_STD, 0, NULL, fn);)
 
 /* Re-arm: clear what the previous round left (protocol state, status). */
 static void rx_persist_rearm(rx_req_t *r)

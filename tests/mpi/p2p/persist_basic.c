@@ -4,21 +4,33 @@
  * contents changing between starts; eager and rendezvous sizes; a derived
  * datatype freed right after Recv_init; MPI_PROC_NULL peers; Wait on an
  * inactive request returning at once with an empty status; Test; errors for
- * starting an active request. */
+ * starting an active request. The large-count forms (Send_init_c ...
+ * Recv_init_c) run the same rounds at eager and rendezvous sizes, and give
+ * the int forms' error classes. */
 #include "rxtest.h"
 
 static int left, right;
 
-static void ring_rounds(int n, int mode)
+/* wide: the requests made by the _c forms */
+static void ring_rounds(int n, int mode, int wide)
 {
     int *s = malloc(sizeof(int) * (size_t)n), *r = malloc(sizeof(int) * (size_t)n);
     MPI_Request q[2];
-    RXT_MPI(MPI_Recv_init(r, n, MPI_INT, left, 3, MPI_COMM_WORLD, &q[0]));
-    switch (mode) {
-    case 0: RXT_MPI(MPI_Send_init(s, n, MPI_INT, right, 3, MPI_COMM_WORLD, &q[1])); break;
-    case 1: RXT_MPI(MPI_Ssend_init(s, n, MPI_INT, right, 3, MPI_COMM_WORLD, &q[1])); break;
-    case 2: RXT_MPI(MPI_Rsend_init(s, n, MPI_INT, right, 3, MPI_COMM_WORLD, &q[1])); break;
-    default: RXT_MPI(MPI_Bsend_init(s, n, MPI_INT, right, 3, MPI_COMM_WORLD, &q[1]));
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Count nc = n;
+    if (wide)
+        RXT_MPI(MPI_Recv_init_c(r, nc, MPI_INT, left, 3, w, &q[0]));
+    else
+        RXT_MPI(MPI_Recv_init(r, n, MPI_INT, left, 3, w, &q[0]));
+    switch (mode * 2 + wide) {
+    case 0: RXT_MPI(MPI_Send_init(s, n, MPI_INT, right, 3, w, &q[1])); break;
+    case 1: RXT_MPI(MPI_Send_init_c(s, nc, MPI_INT, right, 3, w, &q[1])); break;
+    case 2: RXT_MPI(MPI_Ssend_init(s, n, MPI_INT, right, 3, w, &q[1])); break;
+    case 3: RXT_MPI(MPI_Ssend_init_c(s, nc, MPI_INT, right, 3, w, &q[1])); break;
+    case 4: RXT_MPI(MPI_Rsend_init(s, n, MPI_INT, right, 3, w, &q[1])); break;
+    case 5: RXT_MPI(MPI_Rsend_init_c(s, nc, MPI_INT, right, 3, w, &q[1])); break;
+    case 6: RXT_MPI(MPI_Bsend_init(s, n, MPI_INT, right, 3, w, &q[1])); break;
+    default: RXT_MPI(MPI_Bsend_init_c(s, nc, MPI_INT, right, 3, w, &q[1]));
     }
     for (int round = 0; round < 20; round++) {
         for (int i = 0; i < n; i++)
@@ -38,7 +50,8 @@ static void ring_rounds(int n, int mode)
                   st[0].MPI_SOURCE, st[0].MPI_TAG);
         for (int i = 0; i < n; i++)
             if (r[i] != left * 100000 + round * 1000 + i % 1000) {
-                RXT_CHECK(0, "mode %d n %d round %d: int %d is %d", mode, n, round, i, r[i]);
+                RXT_CHECK(0, "mode %d%s n %d round %d: int %d is %d", mode, wide ? " (_c)" : "",
+                          n, round, i, r[i]);
                 break;
             }
     }
@@ -87,6 +100,21 @@ static void derived_and_special(void)
 #ifndef OPEN_MPI /* Open MPI 4.1 starts an active request again without an error */
     RXT_EXPECT_CLASS(MPI_ERR_REQUEST, MPI_Start(&q[0]));
 #endif
+    /* the _c forms check their arguments as the int forms do */
+    MPI_Request bad = MPI_REQUEST_NULL;
+    RXT_EXPECT_CLASS(MPI_ERR_COUNT, MPI_Send_init(s, -1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD,
+                                                  &bad));
+    RXT_EXPECT_CLASS(MPI_ERR_COUNT, MPI_Send_init_c(s, -1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD,
+                                                    &bad));
+    RXT_EXPECT_CLASS(MPI_ERR_TAG, MPI_Ssend_init_c(s, 1, MPI_DOUBLE, right, -5, MPI_COMM_WORLD,
+                                                   &bad));
+    RXT_EXPECT_CLASS(MPI_ERR_RANK, MPI_Rsend_init_c(s, 1, MPI_DOUBLE, rxt_size, 0,
+                                                    MPI_COMM_WORLD, &bad));
+    RXT_EXPECT_CLASS(MPI_ERR_TYPE, MPI_Bsend_init_c(s, 1, MPI_DATATYPE_NULL, right, 0,
+                                                    MPI_COMM_WORLD, &bad));
+    RXT_EXPECT_CLASS(MPI_ERR_COMM, MPI_Recv_init_c(r, 1, MPI_DOUBLE, left, 0, MPI_COMM_NULL,
+                                                   &bad));
+    RXT_CHECK(bad == MPI_REQUEST_NULL, "a failed init made a request");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     RXT_MPI(MPI_Start(&q[1]));
     RXT_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
@@ -119,7 +147,9 @@ int main(int argc, char **argv)
             continue;
 #endif
         for (int k = 0; k < 3; k++)
-            ring_rounds(sizes[k], m);
+            ring_rounds(sizes[k], m, 0);
+        ring_rounds(sizes[1], m, 1); /* eager */
+        ring_rounds(sizes[2], m, 1); /* rendezvous */
     }
     derived_and_special();
     MPI_Buffer_detach(&bbuf, &bsize);

@@ -447,6 +447,9 @@ RX_MPI_API(int, Attr_delete, (MPI_Comm comm, int keyval))
 RX_MPI_API(int, Add_error_class, (int *errorclass))
 RX_MPI_API(int, Add_error_code, (int errorclass, int *errorcode))
 RX_MPI_API(int, Add_error_string, (int errorcode, const char *string))
+RX_MPI_API(int, Remove_error_class, (int errorclass))
+RX_MPI_API(int, Remove_error_code, (int errorcode))
+RX_MPI_API(int, Remove_error_string, (int errorcode))
 
 /* C and Fortran handles and statuses: MPI_Fint is int, handles convert as
  * themselves. A Fortran status is MPI_F_STATUS_SIZE integers. */

@@ -76,7 +76,8 @@ OVERRIDES = {
 }
 # the number of statuses an array_of_statuses holds: (count argument, is it an outcount)
 STATUS_COUNTS = {'Waitall': 'count', 'Testall': 'count', 'Waitsome': '*outcount',
-                 'Testsome': '*outcount'}
+                 'Testsome': '*outcount', 'Request_get_status_all': 'count',
+                 'Request_get_status_some': '*outcount'}
 
 
 class Arg:

@@ -2,7 +2,9 @@
  * Error classes and codes the program adds (MPI-4.1 §9.5): one counter
  * above MPI_ERR_LASTCODE numbers both, so MPI_LASTUSEDCODE is the largest
  * value in use; a class is its own class, a code has the class it was made
- * for. Strings are empty until MPI_Add_error_string sets one. */
+ * for. Strings are empty until MPI_Add_error_string sets one. A removed value
+ * is no longer a class or code, but MPI_LASTUSEDCODE does not go down: the
+ * counter only grows, so a removed value is never handed out again. */
 #include "errors_user.h"
 
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 typedef struct rx_uerr {
     int cls;
+    int removed; /* MPI_Remove_error_class / _code: the value stays used, never reissued */
     char *text;
 } rx_uerr_t;
 
@@ -21,7 +24,7 @@ int rx_err_last_used(void) { return MPI_ERR_LASTCODE + rx_nuerr; }
 static rx_uerr_t *rx_uerr(int code)
 {
     int i = code - MPI_ERR_LASTCODE - 1;
-    return i >= 0 && i < rx_nuerr ? &rx_uerrs[i] : NULL;
+    return i >= 0 && i < rx_nuerr && !rx_uerrs[i].removed ? &rx_uerrs[i] : NULL;
 }
 
 int rx_err_user_class(int code, int *cls)
@@ -46,7 +49,7 @@ static int rx_uerr_add(int cls, int *out, const char *fn)
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     rx_uerrs = n;
     int v = MPI_ERR_LASTCODE + 1 + rx_nuerr;
-    n[rx_nuerr++] = (rx_uerr_t){cls < 0 ? v : cls, NULL};
+    n[rx_nuerr++] = (rx_uerr_t){cls < 0 ? v : cls, 0, NULL};
     *out = v;
     return MPI_SUCCESS;
 }
@@ -93,3 +96,55 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     return MPI_SUCCESS;
 }
 RX_ALIAS(Add_error_string)
+
+static int rx_is_class(int v, const rx_uerr_t *u) { return u && u->cls == v; }
+
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *fn = "MPI_Remove_error_class";
+    RX_CHECK_INIT(fn);
+    rx_uerr_t *u = rx_uerr(errorclass);
+    if (!rx_is_class(errorclass, u))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d is not an error class the program added",
+                          errorclass);
+    for (int i = 0; i < rx_nuerr; i++)
+        if (&rx_uerrs[i] != u && !rx_uerrs[i].removed && rx_uerrs[i].cls == errorclass)
+            return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "class %d still has code %d", errorclass,
+                              MPI_ERR_LASTCODE + 1 + i);
+    free(u->text);
+    u->text = NULL;
+    u->removed = 1;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Remove_error_class)
+
+int PMPI_Remove_error_code(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_code";
+    RX_CHECK_INIT(fn);
+    rx_uerr_t *u = rx_uerr(errorcode);
+    if (!u || rx_is_class(errorcode, u))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d is not an error code the program added",
+                          errorcode);
+    free(u->text);
+    u->text = NULL;
+    u->removed = 1;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Remove_error_code)
+
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_string";
+    RX_CHECK_INIT(fn);
+    rx_uerr_t *u = rx_uerr(errorcode);
+    if (!u)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d is not a code or class the program added",
+                          errorcode);
+    if (!u->text)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "%d has no string to remove", errorcode);
+    free(u->text);
+    u->text = NULL;
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Remove_error_string)

@@ -162,19 +162,29 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 }
 RX_ALIAS(Waitall)
 
+/* Testall's first half, shared with MPI_Request_get_status_all: checks the
+ * arguments, progresses once if needed and sets *flag. */
+static int rx_test_all(int count, MPI_Request reqs[], int *flag, const char *fn)
+{
+    int rc = rx_check_array(count, reqs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+    if (!rx_all_complete(count, reqs))
+        rx_progress();
+    *flag = rx_all_complete(count, reqs);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status array_of_statuses[])
 {
     const char *fn = "MPI_Testall";
     RX_CHECK_INIT(fn);
-    int rc = rx_check_array(count, array_of_requests, fn);
+    int rc = rx_test_all(count, array_of_requests, flag, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!flag)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "flag is NULL");
-    if (!rx_all_complete(count, array_of_requests))
-        rx_progress();
-    *flag = rx_all_complete(count, array_of_requests);
     return *flag ? rx_finish_all(count, array_of_requests, array_of_statuses, fn) : MPI_SUCCESS;
 }
 RX_ALIAS(Testall)
@@ -225,21 +235,33 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
 }
 RX_ALIAS(Waitany)
 
+/* Testany's first half, shared with MPI_Request_get_status_any: checks the
+ * arguments, progresses once if needed; *found as rx_find_complete gives. */
+static int rx_test_any(int count, MPI_Request reqs[], int *index, int *flag, int *found,
+                       const char *fn)
+{
+    int rc = rx_check_array(count, reqs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!index || !flag)
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    *found = rx_find_complete(count, reqs);
+    if (*found == -1) {
+        rx_progress();
+        *found = rx_find_complete(count, reqs);
+    }
+    return MPI_SUCCESS;
+}
+
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                  MPI_Status *status)
 {
     const char *fn = "MPI_Testany";
     RX_CHECK_INIT(fn);
-    int rc = rx_check_array(count, array_of_requests, fn);
+    int i;
+    int rc = rx_test_any(count, array_of_requests, index, flag, &i, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!index || !flag)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
-    int i = rx_find_complete(count, array_of_requests);
-    if (i == -1) {
-        rx_progress();
-        i = rx_find_complete(count, array_of_requests);
-    }
     if (i == -2) {
         *flag = 1;
         *index = MPI_UNDEFINED;
@@ -367,6 +389,105 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     return MPI_SUCCESS;
 }
 RX_ALIAS(Request_get_status)
+
+/* The MPI-4.1 array forms of MPI_Request_get_status (§3.7.6): they report
+ * what Testany / Testall / Testsome would, but leave every request as it is
+ * (active, allocated, its handle unchanged) for a later completion call. */
+
+/* status of a completed active request without finishing it; the error it
+ * completed with (the query_fn's for a generalized request). */
+static int rx_peek_status(rx_req_t *r, MPI_Status *status)
+{
+    if (rx_greq_is(r))
+        return rx_greq_status(r, status);
+    rx_mpi_status_from_req(status, r);
+    return r->st_error;
+}
+
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    const char *fn = "MPI_Request_get_status_any";
+    RX_CHECK_INIT(fn);
+    int i;
+    int rc = rx_test_any(count, array_of_requests, index, flag, &i, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *index = MPI_UNDEFINED;
+    *flag = i != -1;
+    if (i == -2)
+        rx_mpi_status_empty(status);
+    if (i < 0)
+        return MPI_SUCCESS;
+    *index = i;
+    int bad;
+    rx_req_t *r = rx_req_of(array_of_requests[i], &bad);
+    int err = rx_peek_status(r, status);
+    return err ? rx_mpi_err(r->comm, err, fn, "request %d failed", i) : MPI_SUCCESS;
+}
+RX_ALIAS(Request_get_status_any)
+
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_all";
+    RX_CHECK_INIT(fn);
+    int rc = rx_test_all(count, array_of_requests, flag, fn);
+    if (rc != MPI_SUCCESS || !*flag)
+        return rc;
+    rx_comm_t *errc = NULL;
+    int any_err = 0;
+    for (int i = 0; i < count; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(array_of_requests[i], &bad);
+        MPI_Status *st = rx_status_at(array_of_statuses, i);
+        if (!r) {
+            rx_mpi_status_empty(st);
+            continue;
+        }
+        if (rx_peek_status(r, st) != MPI_SUCCESS) {
+            any_err = 1;
+            errc = r->comm;
+        }
+    }
+    return any_err ? rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed") : MPI_SUCCESS;
+}
+RX_ALIAS(Request_get_status_all)
+
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_some";
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(incount, array_of_requests, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!outcount || (incount > 0 && !array_of_indices))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
+    int i = rx_find_complete(incount, array_of_requests);
+    if (i == -1)
+        rx_progress();
+    if (i == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    int n = 0, any_err = 0;
+    rx_comm_t *errc = NULL;
+    for (i = 0; i < incount; i++) {
+        int bad;
+        rx_req_t *r = rx_req_of(array_of_requests[i], &bad);
+        if (!r || !r->complete)
+            continue;
+        if (rx_peek_status(r, rx_status_at(array_of_statuses, n)) != MPI_SUCCESS) {
+            any_err = 1;
+            errc = r->comm;
+        }
+        array_of_indices[n++] = i;
+    }
+    *outcount = n;
+    return any_err ? rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed") : MPI_SUCCESS;
+}
+RX_ALIAS(Request_get_status_some)
 
 int PMPI_Cancel(MPI_Request *request)
 {

@@ -407,6 +407,13 @@ RX_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *ou
                            int array_of_indices[], MPI_Status *array_of_statuses))
 RX_MPI_API(int, Request_free, (MPI_Request *request))
 RX_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+RX_MPI_API(int, Request_get_status_any, (int count, MPI_Request array_of_requests[], int *index,
+                                         int *flag, MPI_Status *status))
+RX_MPI_API(int, Request_get_status_all, (int count, MPI_Request array_of_requests[], int *flag,
+                                         MPI_Status *array_of_statuses))
+RX_MPI_API(int, Request_get_status_some, (int incount, MPI_Request array_of_requests[],
+                                          int *outcount, int array_of_indices[],
+                                          MPI_Status *array_of_statuses))
 RX_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 RX_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 RX_MPI_API(int, Cancel, (MPI_Request *request))

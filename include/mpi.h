@@ -300,6 +300,7 @@ RX_MPI_API(int, Error_class, (int errorcode, int *errorclass))
 
 /* info objects */
 RX_MPI_API(int, Info_create, (MPI_Info *info))
+RX_MPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info))
 RX_MPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
 RX_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
 RX_MPI_API(int, Info_free, (MPI_Info *info))
@@ -975,6 +976,8 @@ typedef int MPI_Session;
 typedef void MPI_Session_errhandler_function(MPI_Session *session, int *errcode, ...);
 RX_MPI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
 RX_MPI_API(int, Session_finalize, (MPI_Session *session))
+RX_MPI_API(MPI_Fint, Session_c2f, (MPI_Session session))
+RX_MPI_API(MPI_Session, Session_f2c, (MPI_Fint session))
 RX_MPI_API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
 RX_MPI_API(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len,
                                        char *pset_name))

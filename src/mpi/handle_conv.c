@@ -25,6 +25,7 @@ RX_CONV(Win, MPI_Win)
 RX_CONV(Request, MPI_Request)
 RX_CONV(Info, MPI_Info)
 RX_CONV(Message, MPI_Message)
+RX_CONV(Session, MPI_Session)
 
 /* Objects whose addresses are the ignore markers (as MPICH has them). */
 static MPI_Fint rx_f_status_ignore[MPI_F_STATUS_SIZE], rx_f_statuses_ignore[MPI_F_STATUS_SIZE];

@@ -939,6 +939,47 @@ RX_MPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcou
                                           const int recvcounts[], const MPI_Aint rdispls[],
                                           const MPI_Datatype recvtypes[], MPI_Comm comm,
                                           MPI_Info info, MPI_Request *request))
+/* their large-count forms (the v and w forms' _init_c are not provided yet) */
+RX_MPI_API(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request))
+RX_MPI_API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request))
+RX_MPI_API(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                            MPI_Datatype sendtype, void *recvbuf,
+                                            MPI_Count recvcount, MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                           MPI_Datatype sendtype, void *recvbuf,
+                                           MPI_Count recvcount, MPI_Datatype recvtype,
+                                           MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf,
+                                              MPI_Count recvcount, MPI_Datatype datatype,
+                                              MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request))
+RX_MPI_API(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request))
+RX_MPI_API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request))
 /* end of persistent collectives */
 /* process management: see src/mpi/dynamic.c for what rdmx provides */
 #define MPI_MAX_PORT_NAME 256

@@ -16,6 +16,7 @@
 #include "coll_impl.h"
 #include "info_impl.h"
 #include "persist_impl.h"
+#include "bigcount.h"
 
 #include <stdlib.h>
 
@@ -34,7 +35,8 @@ typedef struct rx_pcoll {
     MPI_Comm comm;
     const void *sbuf;
     void *rbuf;
-    int scount, rcount, root;
+    MPI_Count scount, rcount; /* the one-count forms (int or _c) */
+    int root;
     MPI_Datatype stype, rtype;
     MPI_Op op;
     const int *scounts, *sdispls, *rcounts, *rdispls;
@@ -122,27 +124,27 @@ static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
 {
     switch (p->kind) {
     case PC_BARRIER: return PMPI_Ibarrier(p->comm, q);
-    case PC_BCAST: return PMPI_Ibcast(p->rbuf, p->rcount, p->rtype, p->root, p->comm, q);
+    case PC_BCAST: return PMPI_Ibcast_c(p->rbuf, p->rcount, p->rtype, p->root, p->comm, q);
     case PC_GATHER:
-        return PMPI_Igather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
+        return PMPI_Igather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
                             p->comm, q);
     case PC_GATHERV:
-        return PMPI_Igatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
+        return PMPI_Igatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
                              p->rtype, p->root, p->comm, q);
     case PC_SCATTER:
-        return PMPI_Iscatter(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
+        return PMPI_Iscatter_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
                              p->comm, q);
     case PC_SCATTERV:
-        return PMPI_Iscatterv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcount,
+        return PMPI_Iscatterv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, (int)p->rcount,
                               p->rtype, p->root, p->comm, q);
     case PC_ALLGATHER:
-        return PMPI_Iallgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+        return PMPI_Iallgather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
                                p->comm, q);
     case PC_ALLGATHERV:
-        return PMPI_Iallgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
+        return PMPI_Iallgatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
                                 p->rtype, p->comm, q);
     case PC_ALLTOALL:
-        return PMPI_Ialltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
+        return PMPI_Ialltoall_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
                               p->comm, q);
     case PC_ALLTOALLV:
         return PMPI_Ialltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcounts,
@@ -151,25 +153,26 @@ static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
         return PMPI_Ialltoallw(p->sbuf, p->scounts, p->sdispls, p->stypes, p->rbuf, p->rcounts,
                                p->rdispls, p->rtypes, p->comm, q);
     case PC_REDUCE:
-        return PMPI_Ireduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm, q);
+        return PMPI_Ireduce_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm, q);
     case PC_ALLREDUCE:
-        return PMPI_Iallreduce(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+        return PMPI_Iallreduce_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
     case PC_REDUCE_SCATTER:
         return PMPI_Ireduce_scatter(p->sbuf, p->rbuf, p->rcounts, p->rtype, p->op, p->comm, q);
     case PC_REDUCE_SCATTER_BLOCK:
-        return PMPI_Ireduce_scatter_block(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm,
-                                          q);
-    case PC_SCAN: return PMPI_Iscan(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
-    case PC_EXSCAN: return PMPI_Iexscan(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+        return PMPI_Ireduce_scatter_block_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op,
+                                            p->comm, q);
+    case PC_SCAN: return PMPI_Iscan_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
+    case PC_EXSCAN: return PMPI_Iexscan_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm,
+                                         q);
     case PC_NB_ALLGATHER:
-        return PMPI_Ineighbor_allgather(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
-                                        p->rtype, p->comm, q);
+        return PMPI_Ineighbor_allgather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
+                                          p->rtype, p->comm, q);
     case PC_NB_ALLGATHERV:
-        return PMPI_Ineighbor_allgatherv(p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts,
+        return PMPI_Ineighbor_allgatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts,
                                          p->rdispls, p->rtype, p->comm, q);
     case PC_NB_ALLTOALL:
-        return PMPI_Ineighbor_alltoall(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
-                                       p->rtype, p->comm, q);
+        return PMPI_Ineighbor_alltoall_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
+                                         p->rtype, p->comm, q);
     case PC_NB_ALLTOALLV:
         return PMPI_Ineighbor_alltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
                                         p->rcounts, p->rdispls, p->rtype, p->comm, q);
@@ -280,7 +283,7 @@ static int rx_pcoll_new(rx_pcoll_t *proto, MPI_Info info, MPI_Request *request, 
 
 /* Argument checks: what can be judged before any data moves (the buffers
  * and arrays are checked again by the nonblocking call at each start). */
-static int rx_pcoll_side(rx_comm_t *c, int count, MPI_Datatype dt, const char *fn)
+static int rx_pcoll_side(rx_comm_t *c, MPI_Count count, MPI_Datatype dt, const char *fn)
 {
     RX_CHECK_COUNT(c, count, fn);
     RX_GET_DTYPE(d, c, dt, fn);
@@ -298,7 +301,7 @@ static int rx_pcoll_rooted(rx_comm_t *c, int root, const char *fn)
     return rx_coll_check_root(c, root, fn);
 }
 
-static int rx_pcoll_reduction(rx_comm_t *c, int count, MPI_Datatype dt, MPI_Op op,
+static int rx_pcoll_reduction(rx_comm_t *c, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               const char *fn)
 {
     RX_CHECK_COUNT(c, count, fn);
@@ -325,10 +328,10 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 }
 RX_ALIAS(Barrier_init)
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
-{
-    const char *fn = "MPI_Bcast_init";
+#define RX_BCAST_INIT_PARAMS(C, D, A)                                                 \
+    (void *buffer, C count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, \
+     MPI_Request *request)
+RX_COUNT_FORMS(Bcast_init, RX_BCAST_INIT_PARAMS, {
     RX_PC_BEGIN(fn, comm);
     rc = rx_pcoll_side(c, count, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -339,8 +342,7 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
     p.rtype = datatype;
     p.root = root;
     RX_PC_END(fn);
-}
-RX_ALIAS(Bcast_init)
+})
 
 /* The sides of a data movement a rank supplies: both for the collectives
  * without a root; by role for rooted ones (on an intercommunicator the root
@@ -360,8 +362,8 @@ static int rx_pcoll_roles(rx_comm_t *c, int root, int gather)
 /* Counts and datatypes of the sides the rank supplies (a count of 0 stands
  * for the side given by arrays, checked at each start); MPI_IN_PLACE skips
  * the side it replaces. */
-static int rx_pcoll_two_sides(rx_comm_t *c, const void *sbuf, int scount, MPI_Datatype stype,
-                              const void *rbuf, int rcount, MPI_Datatype rtype, int root,
+static int rx_pcoll_two_sides(rx_comm_t *c, const void *sbuf, MPI_Count scount,
+                              MPI_Datatype stype, const void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
                               int gather, const char *fn)
 {
     int roles = RX_SIDE_SEND | RX_SIDE_RECV;
@@ -386,21 +388,29 @@ static int rx_pcoll_two_sides(rx_comm_t *c, const void *sbuf, int scount, MPI_Da
     p.stype = sendtype;                                                      \
     p.rtype = recvtype
 
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
+#define RX_ROOTED_INIT_PARAMS(C, D, A)                                                    \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+
+/* Gather and scatter with one count a side (gather: 1, scatter: 0). */
+static int rx_pcoll_rooted_move(int kind, const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request, const char *fn)
 {
-    const char *fn = "MPI_Gather_init";
     RX_PC_BEGIN(fn, comm);
     rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                            1, fn);
-    RX_PC_MOVE(PC_GATHER);
+                            kind == PC_GATHER, fn);
+    RX_PC_MOVE(kind);
     p.scount = sendcount;
     p.rcount = recvcount;
     p.root = root;
     RX_PC_END(fn);
 }
-RX_ALIAS(Gather_init)
+
+RX_COUNT_FORMS(Gather_init, RX_ROOTED_INIT_PARAMS,
+               return rx_pcoll_rooted_move(PC_GATHER, sendbuf, sendcount, sendtype, recvbuf,
+                                           recvcount, recvtype, root, comm, info, request, fn);)
 
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
@@ -418,21 +428,9 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 RX_ALIAS(Gatherv_init)
 
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    const char *fn = "MPI_Scatter_init";
-    RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                            0, fn);
-    RX_PC_MOVE(PC_SCATTER);
-    p.scount = sendcount;
-    p.rcount = recvcount;
-    p.root = root;
-    RX_PC_END(fn);
-}
-RX_ALIAS(Scatter_init)
+RX_COUNT_FORMS(Scatter_init, RX_ROOTED_INIT_PARAMS,
+               return rx_pcoll_rooted_move(PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf,
+                                           recvcount, recvtype, root, comm, info, request, fn);)
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -452,8 +450,8 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 RX_ALIAS(Scatterv_init)
 
 /* Allgather, alltoall and the neighbourhood forms with one count a side. */
-static int rx_pcoll_flat(int kind, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+static int rx_pcoll_flat(int kind, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request, const char *fn)
 {
     RX_PC_BEGIN(fn, comm);
@@ -465,41 +463,17 @@ static int rx_pcoll_flat(int kind, const void *sendbuf, int sendcount, MPI_Datat
     RX_PC_END(fn);
 }
 
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_flat(PC_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm, info, request, "MPI_Allgather_init");
-}
-RX_ALIAS(Allgather_init)
-
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    return rx_pcoll_flat(PC_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm, info, request, "MPI_Alltoall_init");
-}
-RX_ALIAS(Alltoall_init)
-
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_flat(PC_NB_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm, info, request, "MPI_Neighbor_allgather_init");
-}
-RX_ALIAS(Neighbor_allgather_init)
-
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_flat(PC_NB_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                         recvtype, comm, info, request, "MPI_Neighbor_alltoall_init");
-}
-RX_ALIAS(Neighbor_alltoall_init)
+#define RX_FLAT_INIT_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf, C recvcount, \
+     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+#define RX_FLAT_INIT_FORMS(name, kind)                                                     \
+    RX_COUNT_FORMS(name, RX_FLAT_INIT_PARAMS,                                              \
+                   return rx_pcoll_flat(kind, sendbuf, sendcount, sendtype, recvbuf,       \
+                                        recvcount, recvtype, comm, info, request, fn);)
+RX_FLAT_INIT_FORMS(Allgather_init, PC_ALLGATHER)
+RX_FLAT_INIT_FORMS(Alltoall_init, PC_ALLTOALL)
+RX_FLAT_INIT_FORMS(Neighbor_allgather_init, PC_NB_ALLGATHER)
+RX_FLAT_INIT_FORMS(Neighbor_alltoall_init, PC_NB_ALLTOALL)
 
 /* Allgatherv and its neighbourhood form: one send count, receive arrays. */
 static int rx_pcoll_gatherv_all(int kind, const void *sendbuf, int sendcount,
@@ -622,7 +596,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 RX_ALIAS(Neighbor_alltoallw_init)
 
 /* Reductions with one count (reduce, allreduce, scans, reduce_scatter_block). */
-static int rx_pcoll_reduce(int kind, const void *sendbuf, void *recvbuf, int count,
+static int rx_pcoll_reduce(int kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                            MPI_Info info, MPI_Request *request, const char *fn)
 {
@@ -640,46 +614,24 @@ static int rx_pcoll_reduce(int kind, const void *sendbuf, void *recvbuf, int cou
     RX_PC_END(fn);
 }
 
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_reduce(PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, info,
-                           request, "MPI_Reduce_init");
-}
-RX_ALIAS(Reduce_init)
-
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_reduce(PC_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
-                           request, "MPI_Allreduce_init");
-}
-RX_ALIAS(Allreduce_init)
-
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                   MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_reduce(PC_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0,
-                           comm, info, request, "MPI_Reduce_scatter_block_init");
-}
-RX_ALIAS(Reduce_scatter_block_init)
-
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_reduce(PC_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
-                           request, "MPI_Scan_init");
-}
-RX_ALIAS(Scan_init)
-
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_reduce(PC_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, info,
-                           request, "MPI_Exscan_init");
-}
-RX_ALIAS(Exscan_init)
+#define RX_REDUCE_INIT_PARAMS(C, D, A)                                                   \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, int root, \
+     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+#define RX_ALLRED_INIT_PARAMS(C, D, A)                                                   \
+    (const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype, MPI_Op op, \
+     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+#define RX_ALLRED_INIT_FORMS(name, kind)                                                       \
+    RX_COUNT_FORMS(name, RX_ALLRED_INIT_PARAMS,                                                \
+                   return rx_pcoll_reduce(kind, sendbuf, recvbuf, count, datatype, op, 0, comm, \
+                                          info, request, fn);)
+RX_COUNT_FORMS(Reduce_init, RX_REDUCE_INIT_PARAMS,
+               return rx_pcoll_reduce(PC_REDUCE, sendbuf, recvbuf, count, datatype, op, root,
+                                      comm, info, request, fn);)
+RX_ALLRED_INIT_FORMS(Allreduce_init, PC_ALLREDUCE)
+/* MPI-4.1 names this count recvcount: the same argument, by position */
+RX_ALLRED_INIT_FORMS(Reduce_scatter_block_init, PC_REDUCE_SCATTER_BLOCK)
+RX_ALLRED_INIT_FORMS(Scan_init, PC_SCAN)
+RX_ALLRED_INIT_FORMS(Exscan_init, PC_EXSCAN)
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,

@@ -5,7 +5,9 @@
  * (Startall) with point-to-point traffic and a blocking collective in
  * between; Test loops; datatypes (a w form's too) and the communicator freed
  * after the init call; neighbourhood forms on a periodic ring; intercommunicators;
- * errors (a second Start while active, a bad root at init). Open MPI 4.1
+ * errors (a second Start while active, a bad root at init). The one-count
+ * forms are called by their large-count names (Bcast_init_c ... Exscan_init_c;
+ * Reduce_init by both) in the rounds with checked results. Open MPI 4.1
  * (MPI 3.1) lacks them: the test then only says so. */
 #include "rxtest.h"
 
@@ -57,14 +59,15 @@ static void reductions(void)
     int *rbuf[NRED];
     for (int k = 0; k < NRED; k++)
         rbuf[k] = malloc(sizeof(int) * N * (size_t)np);
-    RXT_MPI(MPI_Allreduce_init(s, rbuf[ALLRED], N, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
-                               MPI_INFO_NULL, &q[ALLRED]));
-    RXT_MPI(MPI_Scan_init(s, rbuf[SCAN], N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
-                          &q[SCAN]));
-    RXT_MPI(MPI_Exscan_init(s, rbuf[EXSCAN], N, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL,
-                            &q[EXSCAN]));
-    RXT_MPI(MPI_Reduce_scatter_block_init(s, rbuf[RSB], N / np > 0 ? N / np : 1, MPI_INT,
-                                          MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[RSB]));
+    /* the one-count forms here and below by their large-count (_c) names */
+    RXT_MPI(MPI_Allreduce_init_c(s, rbuf[ALLRED], N, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &q[ALLRED]));
+    RXT_MPI(MPI_Scan_init_c(s, rbuf[SCAN], N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                            &q[SCAN]));
+    RXT_MPI(MPI_Exscan_init_c(s, rbuf[EXSCAN], N, MPI_INT, MPI_MAX, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &q[EXSCAN]));
+    RXT_MPI(MPI_Reduce_scatter_block_init_c(s, rbuf[RSB], N / np > 0 ? N / np : 1, MPI_INT,
+                                            MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[RSB]));
     RXT_MPI(MPI_Reduce_scatter_init(s, rbuf[RS], rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
                                     MPI_INFO_NULL, &q[RS]));
     int rsb = N / np > 0 ? N / np : 1;
@@ -116,9 +119,13 @@ static void reductions(void)
     /* reduce: one request per root, all outstanding together, tested to completion */
     MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)np);
     int *rr = malloc(sizeof(int) * N * (size_t)np);
-    for (int root = 0; root < np; root++)
-        RXT_MPI(MPI_Reduce_init(s, rr + root * N, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
-                                MPI_INFO_NULL, &rq[root]));
+    for (int root = 0; root < np; root++) /* int and _c forms alternating */
+        if (root % 2)
+            RXT_MPI(MPI_Reduce_init(s, rr + root * N, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+                                    MPI_INFO_NULL, &rq[root]));
+        else
+            RXT_MPI(MPI_Reduce_init_c(s, rr + root * N, N, MPI_INT, MPI_SUM, root,
+                                      MPI_COMM_WORLD, MPI_INFO_NULL, &rq[root]));
     for (int round = 0; round < ROUNDS; round++) {
         for (int i = 0; i < N; i++)
             s[i] = val(me, round, i) % 100000;
@@ -181,18 +188,18 @@ static void movement(void)
     RXT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &other));
     enum { BC, GA, SC, AG, A2A, GV, AGV, A2AV, A2AW, SCV, BAR, NMOV };
     MPI_Request q[NMOV];
-    RXT_MPI(MPI_Bcast_init(b, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[BC]));
-    RXT_MPI(MPI_Gather_init(s, N, MPI_INT, g, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL,
-                            &q[GA]));
+    RXT_MPI(MPI_Bcast_init_c(b, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[BC]));
+    RXT_MPI(MPI_Gather_init_c(s, N, MPI_INT, g, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &q[GA]));
     if (peer_broken)
         RXT_MPI(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &q[SC]));
     else
-        RXT_MPI(MPI_Scatter_init(s, N, MPI_INT, sc, N, MPI_INT, 0, MPI_COMM_WORLD,
-                                 MPI_INFO_NULL, &q[SC]));
-    RXT_MPI(MPI_Allgather_init(s, N, MPI_INT, ag, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
-                               &q[AG]));
-    RXT_MPI(MPI_Alltoall_init(s, N, MPI_INT, a2a, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
-                              &q[A2A]));
+        RXT_MPI(MPI_Scatter_init_c(s, N, MPI_INT, sc, N, MPI_INT, 0, MPI_COMM_WORLD,
+                                   MPI_INFO_NULL, &q[SC]));
+    RXT_MPI(MPI_Allgather_init_c(s, N, MPI_INT, ag, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                 &q[AG]));
+    RXT_MPI(MPI_Alltoall_init_c(s, N, MPI_INT, a2a, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                &q[A2A]));
     /* v forms: rank p contributes cnt[p] elements */
     RXT_MPI(MPI_Gatherv_init(s, cnt[me], MPI_INT, gv, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD,
                              MPI_INFO_NULL, &q[GV]));
@@ -342,10 +349,10 @@ static void neighbours(void)
     MPI_Datatype types[2] = {MPI_INT, MPI_INT};
     enum { NAG, NA2A, NAGV, NA2AV, NA2AW, NNB };
     MPI_Request q[NNB];
-    RXT_MPI(MPI_Neighbor_allgather_init(s, N, MPI_INT, ag, N, MPI_INT, ring, MPI_INFO_NULL,
-                                        &q[NAG]));
-    RXT_MPI(MPI_Neighbor_alltoall_init(s, N, MPI_INT, a2a, N, MPI_INT, ring, MPI_INFO_NULL,
-                                       &q[NA2A]));
+    RXT_MPI(MPI_Neighbor_allgather_init_c(s, N, MPI_INT, ag, N, MPI_INT, ring, MPI_INFO_NULL,
+                                          &q[NAG]));
+    RXT_MPI(MPI_Neighbor_alltoall_init_c(s, N, MPI_INT, a2a, N, MPI_INT, ring, MPI_INFO_NULL,
+                                         &q[NA2A]));
     RXT_MPI(MPI_Neighbor_allgatherv_init(s, N, MPI_INT, agv, cnt, dsp, MPI_INT, ring,
                                          MPI_INFO_NULL, &q[NAGV]));
     RXT_MPI(MPI_Neighbor_alltoallv_init(s, cnt, dsp, MPI_INT, a2av, cnt, dsp, MPI_INT, ring,
@@ -425,8 +432,14 @@ static void errors(void)
     int x = 0, y = 0;
     RXT_EXPECT_CLASS(MPI_ERR_ROOT, MPI_Bcast_init(&x, 1, MPI_INT, np, MPI_COMM_WORLD,
                                                   MPI_INFO_NULL, &q));
+    RXT_EXPECT_CLASS(MPI_ERR_ROOT, MPI_Bcast_init_c(&x, 1, MPI_INT, np, MPI_COMM_WORLD,
+                                                    MPI_INFO_NULL, &q));
     RXT_EXPECT_CLASS(MPI_ERR_COMM, MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &q));
 #ifndef MPICH_VERSION /* MPICH 4.0.2 answers MPI_ERR_OTHER */
+    RXT_EXPECT_CLASS(MPI_ERR_COUNT, MPI_Allgather_init_c(&x, -1, MPI_INT, &y, 1, MPI_INT,
+                                                         MPI_COMM_WORLD, MPI_INFO_NULL, &q));
+    RXT_EXPECT_CLASS(MPI_ERR_COUNT, MPI_Allreduce_init_c(&x, &y, -1, MPI_INT, MPI_SUM,
+                                                         MPI_COMM_WORLD, MPI_INFO_NULL, &q));
     RXT_EXPECT_CLASS(MPI_ERR_COUNT, MPI_Allreduce_init(&x, &y, -1, MPI_INT, MPI_SUM,
                                                        MPI_COMM_WORLD, MPI_INFO_NULL, &q));
 #endif

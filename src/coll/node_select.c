@@ -97,9 +97,8 @@ int rx_coll_node_barrier(rx_comm_t *c)
 /* Whether the ring may take a bcast of bytes: up to
  * RDMX_COLL_SHM_BCAST_MAX, and with more ranks than CPUs at every size from
  * RX_XO_RING_OVERSUB unless that is 0 (there the direct leaf's final wait
- * for every reader costs more than the ring's second copy: 8 ranks on
- * 2 cores, 64 KiB 43 against 70 us, 1 MiB 0.73 against 0.94 ms, 4 MiB
- * 1.3-1.5 against 2.3-2.6 ms; 4 ranks 4 MiB 0.68-0.71 against 1.4-1.9 ms). */
+ * for every reader costs more than the ring's second copy; the measurements
+ * are in docs/collectives.md). */
 static int rx_node_bcast_ring_fits(size_t bytes)
 {
     long long max = rx_config()->COLL_SHM_BCAST_MAX;

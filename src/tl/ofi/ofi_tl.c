@@ -32,8 +32,8 @@ int rx_ofi_err(const char *what, int ret)
 /* Providers in order of preference: RDMA hardware first, tcp last. Over tcp
  * a provider with reliable-datagram endpoints of its own ("net" in libfabric
  * 1.17, renamed "tcp" later) comes before ofi_rxm layered on connected
- * endpoints: rxm's extra layer cost about 2 us of the 7.4 us small-message
- * latency between two hosts. */
+ * endpoints: rxm's extra layer adds to every small message's latency
+ * (docs/network.md has the measurement). */
 static const char *const rx_ofi_pref[] = {
     "verbs;ofi_rxm", "psm3", "cxi", "efa", "psm2", "opx", "tcp", "net", "tcp;ofi_rxm",
 };

@@ -5,8 +5,9 @@
  *   [header][rank control blocks x L][ring control x L*L][ring data x L*L]
  * Ring (s,d) carries messages from local rank s to local rank d: a byte ring of
  * 64-byte aligned records written only by s and read only by d. The producer
- * publishes a record by storing its sequence number last (release); the
- * consumer polls the sequence number of the next record (acquire) and
+ * publishes a record by storing its sequence number last (release), after
+ * overwriting the sequence word where the next record will start (that word
+ * may hold an earlier lap's payload); the consumer polls the sequence number of the next record (acquire) and
  * publishes how far it has read in the ring's control line. No read-modify-
  * write atomics on this path; the producer's position and cached view of the
  * consumer's position live in its private memory. */

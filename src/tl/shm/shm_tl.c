@@ -8,6 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Publish the record rec (advance bytes long) at the producer's head. The
+ * consumer next polls the sequence word where the following record will
+ * start; on an earlier lap that word may have been inside another record's
+ * payload, and stale payload equal to the sequence number it expects would be
+ * taken for a record. So that word is overwritten with a value the consumer
+ * does not expect before rec's sequence number is released: once the consumer
+ * sees rec, it sees no stale word after it. */
+static void rx_shm_publish(rx_shm_tx_t *t, rx_shm_rec_t *rec, uint64_t advance, uint64_t size)
+{
+    uint32_t seq = t->seq++;
+    rx_shm_rec_t *next = (rx_shm_rec_t *)(t->data + ((t->head + advance) & (size - 1)));
+    atomic_store_explicit(&next->seq, seq, memory_order_relaxed); /* expected there: seq + 1 */
+    atomic_store_explicit(&rec->seq, seq, memory_order_release);
+    t->head += advance;
+}
+
 static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
                           const void *payload, size_t len)
 {
@@ -17,7 +33,9 @@ static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
     size_t need = rx_shm_rec_size(len);
     uint64_t pos = t->head & (size - 1);
     uint64_t contig = size - pos;
-    uint64_t total = need <= contig ? need : contig + need;
+    /* one line more than the records: the start of the next record, which
+     * rx_shm_publish clears, must not hold unconsumed data */
+    uint64_t total = (need <= contig ? need : contig + need) + RX_CACHELINE;
     if (__builtin_expect(len > tl->max_am_payload, 0))
         return RX_ERR_INVAL; /* could never fit: callers fragment above this */
 
@@ -29,8 +47,7 @@ static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
     if (need > contig) {
         rx_shm_rec_t *w = (rx_shm_rec_t *)(t->data + pos);
         w->len = RX_SHM_REC_WRAP;
-        atomic_store_explicit(&w->seq, t->seq++, memory_order_release);
-        t->head += contig;
+        rx_shm_publish(t, w, contig, size);
         pos = 0;
     }
     rx_shm_rec_t *rec = (rx_shm_rec_t *)(t->data + pos);
@@ -38,8 +55,7 @@ static int rx_shm_am_send(rx_tl_t *tl, int world_peer, const rx_am_hdr_t *hdr,
     rec->hdr = *hdr;
     if (len)
         memcpy(rec + 1, payload, len);
-    atomic_store_explicit(&rec->seq, t->seq++, memory_order_release);
-    t->head += need;
+    rx_shm_publish(t, rec, need, size);
     if (shm->block_waits) {
         atomic_thread_fence(memory_order_seq_cst);
         if (atomic_load_explicit(&t->peer_ctl->sleeping, memory_order_relaxed))

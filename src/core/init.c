@@ -43,7 +43,7 @@ static int rx_node_layout(void)
         rc = rx_boot_fence();
     if (rc != RX_OK)
         return rc;
-    rx_rt.node_of = malloc(sizeof(int) * (size_t)rx_rt.size);
+    rx_rt.node_of = malloc(sizeof(int) * (size_t)rx_rt.peers_max);
     rx_rt.local_ranks = malloc(sizeof(int) * (size_t)rx_rt.size);
     char (*keys)[320] = malloc(sizeof *keys * (size_t)rx_rt.size);
     if (!rx_rt.node_of || !rx_rt.local_ranks || !keys) {
@@ -166,6 +166,8 @@ int rx_init(rx_am_handler_t handler, void *arg)
         return rc;
     rx_rt.rank = bi.rank;
     rx_rt.size = bi.size;
+    rx_rt.nprocs = bi.size;
+    rx_rt.peers_max = bi.size + RX_DYN_PEERS_MAX;
     rx_rt.appnum = bi.appnum;
     rx_rt.singleton = bi.singleton;
     snprintf(rx_rt.jobid, sizeof rx_rt.jobid, "%s", bi.jobid);
@@ -177,7 +179,7 @@ int rx_init(rx_am_handler_t handler, void *arg)
     rx_pick_wait_mode();
 
     rx_tl_job_t job = {
-        .rank = rx_rt.rank, .size = rx_rt.size,
+        .rank = rx_rt.rank, .size = rx_rt.size, .peers_max = rx_rt.peers_max,
         .local_rank = rx_rt.local_rank, .local_size = rx_rt.local_size,
         .local_ranks = rx_rt.local_ranks, .jobid = rx_rt.jobid,
         .node_of = rx_rt.node_of, .nnodes = rx_rt.nnodes,
@@ -189,7 +191,7 @@ int rx_init(rx_am_handler_t handler, void *arg)
         return rc;
     rx_rt.wake_tl = rx_pick_wake_tl();
     /* per-peer choice: the first transport that reaches the peer */
-    rx_rt.peer_tl = calloc((size_t)rx_rt.size, sizeof *rx_rt.peer_tl);
+    rx_rt.peer_tl = calloc((size_t)rx_rt.peers_max, sizeof *rx_rt.peer_tl);
     if (!rx_rt.peer_tl)
         return RX_ERR_NOMEM;
     for (int r = 0; r < rx_rt.size; r++) {

@@ -12,10 +12,17 @@
 enum rx_wait_mode { RX_WAIT_SPIN, RX_WAIT_YIELD, RX_WAIT_BLOCK };
 
 #define RX_TL_MAX 4
+/* Processes a rank may come to talk to after start-up (MPI_Comm_spawn,
+ * _connect / _accept, _join: src/mpi/dynamic.c), beyond the job's own ranks */
+#define RX_DYN_PEERS_MAX 1024
 
 typedef struct rx_rt {
     int initialized, finalized;
     int rank, size;
+    /* Peer indices ("world ranks" below): 0..size-1 the job's ranks, then
+     * processes connected at run time, nprocs in all; every table indexed
+     * by them (peer_tl, node_of, the transports' reaches) holds peers_max */
+    int nprocs, peers_max;
     int local_rank, local_size;
     int *local_ranks;        /* world ranks on this node, by local rank */
     int *node_of;            /* node index of each world rank */

@@ -30,10 +30,10 @@ static int rx_pend_count;
 static rx_pend_q_t *rx_pend_q(int world)
 {
     if (!rx_pq) {
-        rx_pq = calloc((size_t)rx_rt.size, sizeof *rx_pq);
+        rx_pq = calloc((size_t)rx_rt.peers_max, sizeof *rx_pq);
         if (!rx_pq)
             return NULL;
-        rx_pq_size = rx_rt.size;
+        rx_pq_size = rx_rt.peers_max;
     }
     return &rx_pq[world];
 }

@@ -146,7 +146,7 @@ static const rx_tl_ops_t rx_self_ops = {
 int rx_tl_self_create(const rx_tl_job_t *job, rx_tl_t **out)
 {
     rx_self_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->reach = calloc((size_t)job->size, 1))) {
+    if (!s || !(s->reach = calloc((size_t)job->peers_max, 1))) {
         free(s);
         return RX_ERR_NOMEM;
     }

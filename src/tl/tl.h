@@ -107,6 +107,9 @@ typedef void (*rx_am_handler_t)(void *arg, int world_src, const rx_am_hdr_t *hdr
 /* What the core tells a transport at creation. */
 typedef struct rx_tl_job {
     int rank, size;            /* job rank and size */
+    int peers_max;             /* length of reaches[]: the job's ranks, then
+                                * processes connected at run time, which only
+                                * links (rx_tl_shm_link_create) reach */
     int local_rank, local_size;
     const int *local_ranks;    /* job ranks on this node, by local rank */
     const int *node_of;        /* node index of each job rank */
@@ -248,6 +251,33 @@ void rx_region_detach(void *addr, size_t size);
 int rx_region_fd_alloc(size_t size, int *fd, void **addr);
 int rx_region_fd_map(int owner_pid, int fd, size_t size, void **addr);
 void rx_region_fd_free(int fd, void *addr, size_t size);
+
+/* Links (src/tl/shm/link.c): rings between two groups of processes of one
+ * node that did not start together (MPI_Comm_spawn, _connect / _accept,
+ * _join), in a region of rx_tl_link_bytes that one of them creates and all
+ * map (zero-filled: rx_region_create). Side A has na members, side B nb;
+ * the link reaches the other side's members under the peer indices given.
+ * It rings no doorbells: its owner must wait in short slices. */
+typedef struct rx_tl_link {
+    int na, nb;
+    int side, me;              /* this process: side 0 (A) or 1 (B), its index there */
+    uint32_t ring_size;        /* the same on both sides (the largest proposed) */
+    const int *peer;           /* peer index of each member of the other side; -1: no ring */
+    const int *peer_pid;
+    int cma;                   /* single copy works between every pair */
+    int peers_max;             /* length of the per-peer tables */
+    rx_am_handler_t am_handler;
+    void *am_arg;
+} rx_tl_link_t;
+uint32_t rx_tl_link_ring_size(void);  /* this process's proposal */
+size_t rx_tl_link_bytes(int na, int nb, uint32_t ring_size);
+/* The link over base (bytes long, mapped); its fini unmaps base. */
+int rx_tl_link_create(const rx_tl_link_t *d, void *base, size_t bytes, rx_tl_t **out);
+/* Cross-memory attach between the groups: each process lets peers attach
+ * and publishes the address rx_tl_link_probe_addr gives; a peer's probe
+ * reads it (1: works). */
+uint64_t rx_tl_link_probe_addr(void);
+int rx_tl_link_probe(int pid, uint64_t addr);
 
 /* The transports (src/tl/registry.c): which exist, in which order each
  * peer picks them, and which every rank creates. */

@@ -416,7 +416,7 @@ int rx_tl_ofi_create(const rx_tl_job_t *job, rx_tl_t **out)
     o->handler = job->am_handler;
     o->handler_arg = job->am_arg;
     o->addr = calloc((size_t)job->size, sizeof *o->addr);
-    o->reach = calloc((size_t)job->size, 1);
+    o->reach = calloc((size_t)job->peers_max, 1);
     o->peer_out = calloc((size_t)job->size, sizeof *o->peer_out);
     o->peer_err = calloc((size_t)job->size, sizeof *o->peer_err);
     int all = !strcmp(rx_config()->OFI, "all");

@@ -124,6 +124,9 @@ typedef struct rx_shm {
 /* Fill the ops table over an already laid-out rx_shm_t (unit tests build
  * rings in private memory this way). */
 int rx_tl_shm_ops_for_test(rx_shm_t *shm, rx_tl_t **out);
+/* After ring_size and cma are known: payload and eager limits, the
+ * cooperative copy's settings, the single-copy capabilities. */
+void rx_shm_set_limits(rx_shm_t *shm);
 /* segment.c */
 int rx_shm_segment_create(rx_shm_t *shm, const rx_tl_job_t *job);
 void rx_shm_segment_release(rx_shm_t *shm);

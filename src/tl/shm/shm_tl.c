@@ -178,7 +178,7 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->tx = calloc((size_t)job->size, sizeof *shm->tx);
     shm->rx = calloc((size_t)job->local_size, sizeof *shm->rx);
     shm->pid_of = calloc((size_t)job->size, sizeof *shm->pid_of);
-    shm->reach = calloc((size_t)job->size, 1);
+    shm->reach = calloc((size_t)job->peers_max, 1);
     shm->coop_in = calloc((size_t)job->size, sizeof *shm->coop_in);
     shm->copy_err = calloc((size_t)job->size, sizeof *shm->copy_err);
     shm->local_rank = job->local_rank;
@@ -198,6 +198,14 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
         tl->ops->fini(tl);
         return rc;
     }
+    rx_shm_set_limits(shm);
+    *out = tl;
+    return RX_OK;
+}
+
+void rx_shm_set_limits(rx_shm_t *shm)
+{
+    rx_tl_t *tl = &shm->tl;
     /* a record must fit in a quarter ring so several are in flight */
     tl->max_am_payload = shm->ring_size / 4 - sizeof(rx_shm_rec_t);
     long long eager = rx_config()->SHM_EAGER_LIMIT;
@@ -209,6 +217,4 @@ int rx_tl_shm_create(const rx_tl_job_t *job, rx_tl_t **out)
     shm->coop_chunk = cch < 4096 ? 4096 : (size_t)cch;
     if (shm->cma)
         tl->caps |= RX_TL_CAP_GET | RX_TL_CAP_PUT | RX_TL_CAP_GETV | RX_TL_CAP_ANY_MEMORY;
-    *out = tl;
-    return RX_OK;
 }

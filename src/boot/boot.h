@@ -50,4 +50,30 @@ int rx_boot_abort(int code, const char *msg);
 int rx_boot_abort_lost(int code, int peer, const char *why);
 int rx_boot_finalize(void);
 
+/* Dynamic processes (MPI_Comm_spawn, name publishing), served by rdmx-run
+ * and other PMI-1 servers that implement them (the PMI-1 wire's mcmd=spawn,
+ * publish_name, lookup_name, unpublish_name). */
+typedef struct rx_boot_app {
+    const char *command;
+    char *const *argv;   /* arguments after the command, NULL-terminated (NULL: none) */
+    int nprocs;
+} rx_boot_app_t;
+/* Start the apps as one new job of the launcher (its own ranks 0..N-1 in app
+ * order, app i's processes getting appnum i), whose key-value store holds
+ * key=value from the start. RX_ERR_UNSUPPORTED without a launcher that
+ * spawns (a singleton, PMIx), RX_ERR_PEER when the launcher refused; why
+ * says which in words. */
+int rx_boot_spawn(const rx_boot_app_t *apps, int napps, const char *key, const char *value,
+                  char *why, size_t whylen);
+/* A key the spawning job put in this job's store (rx_boot_spawn's key):
+ * RX_ERR_NOTFOUND at once where no PMI-1 server could have put one, so that
+ * a PMIx Get never waits for a key nobody will put. */
+int rx_boot_get_preput(const char *key, char *value, size_t len);
+/* The launcher's name service; RX_ERR_UNSUPPORTED without one,
+ * RX_ERR_NOTFOUND for a name not published (lookup, unpublish),
+ * RX_ERR_INVAL for one published already (publish). */
+int rx_boot_publish(const char *service, const char *port);
+int rx_boot_lookup(const char *service, char *port, size_t len);
+int rx_boot_unpublish(const char *service);
+
 #endif

@@ -789,3 +789,154 @@ int rx_boot_finalize(void)
     rx_boot.active = 0;
     return rc;
 }
+
+/* ---- dynamic processes ---------------------------------------------------- */
+
+/* 1 when a PMI-1 server answers (not a singleton, not PMIx). */
+static int rx_boot_pmi1_served(char *why, size_t whylen)
+{
+    if (!rx_boot.active || rx_boot.pmix || rx_boot.fd < 0) {
+        if (why)
+            snprintf(why, whylen, "%s", !rx_boot.active ? "the bootstrap is not running"
+                     : rx_boot.pmix ? "the PMIx launcher's client in rdmx does not start "
+                                      "processes; run the job under rdmx-run"
+                                    : "started without a launcher (singleton); run it under "
+                                      "rdmx-run");
+        return 0;
+    }
+    return 1;
+}
+
+/* Append "name=value\n" to buf (one line of a multi-line request). */
+static int rx_boot_add_line(char *buf, size_t cap, size_t *len, const char *name, long idx,
+                            const char *value)
+{
+    if (strchr(value, '\n'))
+        return RX_ERR_INVAL;
+    int n = idx >= 0 ? snprintf(buf + *len, cap - *len, "%s%ld=%s\n", name, idx, value)
+                     : snprintf(buf + *len, cap - *len, "%s=%s\n", name, value);
+    if (n < 0 || (size_t)n >= cap - *len)
+        return RX_ERR_INVAL;
+    *len += (size_t)n;
+    return RX_OK;
+}
+
+int rx_boot_spawn(const rx_boot_app_t *apps, int napps, const char *key, const char *value,
+                  char *why, size_t whylen)
+{
+    if (!rx_boot_pmi1_served(why, whylen))
+        return RX_ERR_UNSUPPORTED;
+    /* MPICH's format: one block per app, each line name=value up to its end */
+    for (int a = 0; a < napps; a++) {
+        char buf[16384], num[32];
+        size_t len = 0;
+        int argc = 0, rc = RX_OK;
+        while (apps[a].argv && apps[a].argv[argc])
+            argc++;
+        rc = rx_boot_add_line(buf, sizeof buf, &len, "mcmd", -1, "spawn");
+#define RX_NUM(name, v)                                                                           \
+        if (rc == RX_OK) {                                                                        \
+            snprintf(num, sizeof num, "%ld", (long)(v));                                         \
+            rc = rx_boot_add_line(buf, sizeof buf, &len, name, -1, num);                         \
+        }
+        RX_NUM("nprocs", apps[a].nprocs);
+        if (rc == RX_OK)
+            rc = rx_boot_add_line(buf, sizeof buf, &len, "execname", -1, apps[a].command);
+        RX_NUM("totspawns", napps);
+        RX_NUM("spawnssofar", a + 1);
+        RX_NUM("argcnt", argc);
+        for (int i = 0; rc == RX_OK && i < argc; i++)
+            rc = rx_boot_add_line(buf, sizeof buf, &len, "arg", i + 1, apps[a].argv[i]);
+        RX_NUM("preput_num", key ? 1 : 0);
+        if (rc == RX_OK && key)
+            rc = rx_boot_add_line(buf, sizeof buf, &len, "preput_key_", 0, key);
+        if (rc == RX_OK && key)
+            rc = rx_boot_add_line(buf, sizeof buf, &len, "preput_val_", 0, value);
+        RX_NUM("info_num", 0);
+#undef RX_NUM
+        if (rc == RX_OK && len + sizeof "endcmd\n" <= sizeof buf)
+            memcpy(buf + len, "endcmd\n", sizeof "endcmd\n");
+        else
+            rc = RX_ERR_INVAL;
+        if (rc != RX_OK) {
+            snprintf(why, whylen, "command %d or its arguments are too long or hold a newline",
+                     a);
+            return RX_ERR_INVAL;
+        }
+        if ((rc = rx_boot_send(buf)) != RX_OK) {
+            snprintf(why, whylen, "the launcher's connection failed");
+            return rc;
+        }
+    }
+    char reply[RX_PMI1_LINE_MAX];
+    int rc = rx_boot_recv("spawn_result", reply, sizeof reply);
+    if (rc != RX_OK) {
+        snprintf(why, whylen, "no answer from the launcher");
+        return rc;
+    }
+    long st = -1;
+    rx_pmi1_field_int(reply, "rc", &st);
+    if (st != 0) {
+        char msg[256] = "";
+        if (rx_pmi1_field(reply, "errmsg", msg, sizeof msg) != RX_OK)
+            rx_pmi1_field(reply, "msg", msg, sizeof msg);
+        for (char *p = msg; *p; p++)
+            if (*p == '_')
+                *p = ' ';
+        snprintf(why, whylen, "the launcher refused: %s", msg[0] ? msg : "no reason given");
+        return RX_ERR_PEER;
+    }
+    return RX_OK;
+}
+
+int rx_boot_get_preput(const char *key, char *value, size_t len)
+{
+    if (!rx_boot_pmi1_served(NULL, 0))
+        return RX_ERR_NOTFOUND;
+    return rx_boot_get(key, value, len);
+}
+
+/* One name-service request "cmd=<what>_name service=S[ port=P]" answered
+ * by "cmd=<what>_result rc=N ...": RX_OK for rc 0, refused (the caller's
+ * status for a refusal) otherwise; the reply in reply[RX_PMI1_LINE_MAX]. */
+static int rx_boot_name_call(const char *what, const char *service, const char *port,
+                             int refused, char *reply)
+{
+    if (!rx_boot_pmi1_served(NULL, 0))
+        return RX_ERR_UNSUPPORTED;
+    if (!*service || !rx_pmi1_token_ok(service) || (port && !rx_pmi1_token_ok(port)))
+        return refused;
+    char req[RX_PMI1_LINE_MAX], expect[32];
+    int n = snprintf(req, sizeof req, "cmd=%s_name service=%s%s%s\n", what, service,
+                     port ? " port=" : "", port ? port : "");
+    if (n < 0 || n >= (int)sizeof req)
+        return refused;
+    snprintf(expect, sizeof expect, "%s_result", what);
+    int rc = rx_boot_call(req, expect, reply, RX_PMI1_LINE_MAX);
+    if (rc != RX_OK)
+        return rc;
+    long st = -1;
+    rx_pmi1_field_int(reply, "rc", &st);
+    return st == 0 ? RX_OK : refused;
+}
+
+int rx_boot_publish(const char *service, const char *port)
+{
+    char reply[RX_PMI1_LINE_MAX];
+    return rx_boot_name_call("publish", service, port, RX_ERR_INVAL, reply);
+}
+
+int rx_boot_lookup(const char *service, char *port, size_t len)
+{
+    char reply[RX_PMI1_LINE_MAX];
+    int rc = rx_boot_name_call("lookup", service, NULL, RX_ERR_NOTFOUND, reply);
+    if (rc != RX_OK)
+        return rc;
+    return rx_pmi1_field(reply, "port", port, len) == RX_OK ? RX_OK : RX_ERR_TRUNCATE;
+}
+
+int rx_boot_unpublish(const char *service)
+{
+    char reply[RX_PMI1_LINE_MAX];
+    return rx_boot_name_call("unpublish", service, NULL, RX_ERR_NOTFOUND, reply);
+}

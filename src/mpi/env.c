@@ -3,7 +3,7 @@
 #include "coll/coll_shm.h"
 #include "coll/offload.h"
 #include "env_share.h"
-#include "mpi_impl.h"
+#include "dyn_impl.h"
 #include "trace.h"
 #include "boot/boot.h"
 #include "util/log.h"
@@ -64,6 +64,8 @@ static int rx_runtime_start(int required, int *provided, const char *fn)
         rc = rx_p2p_init();
     if (rc == RX_OK)
         rc = rx_comm_init_predefined();
+    if (rc == RX_OK && rx_dyn_init() != MPI_SUCCESS)
+        rc = RX_ERR_PEER; /* spawned: joining the parents failed */
     if (rc == RX_OK)
         rx_mpi_trace_start();
     if (rc != RX_OK) {
@@ -154,6 +156,7 @@ static int rx_runtime_stop(void)
     rx_shm_direct_scratch_free();
     rx_p2p_fini();
     rx_comm_fini_all();
+    rx_dyn_fini(); /* links to processes connected at run time */
     int frc = rx_finalize();
     rx_opobj_fini();
     rx_dtype_fini();

@@ -60,9 +60,7 @@ static int rx_inter_ids(rx_comm_t *c, int n, int ids[2])
     return rc == RX_OK ? rx_pick_ids(mask, other, n, ids) : rc;
 }
 
-/* A new intercommunicator between local group lg (the caller a member) and
- * remote group rg, with the ids agreed; errors in parent's name. */
-static int rx_inter_make(rx_comm_t *parent, rx_group_t *lg, rx_group_t *rg, const int ids[2],
+int rx_inter_make(rx_comm_t *parent, rx_group_t *lg, rx_group_t *rg, const int ids[2],
                          MPI_Comm *out, const char *fn)
 {
     MPI_Comm h, lh;
@@ -287,16 +285,28 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     if (!newintracomm)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newintracomm is NULL");
     rx_inter_drain(c);
-    int mine = !!high, theirs = 0, ids[2];
+    /* each leader's high flag, and what orders the groups when the flags
+     * are equal: its job and its rank there, which both groups see alike
+     * (peer indices differ between processes of different jobs, connected
+     * at run time: src/mpi/dyn_link.c) */
+    struct { int high, rank; uint64_t job; } mine = {!!high, rx_rt.rank, 1469598103934665603ull},
+                                            theirs = {0, 0, 0};
+    for (const char *s = rx_rt.jobid; *s; s++)
+        mine.job = (mine.job ^ (unsigned char)*s) * 1099511628211ull; /* FNV-1a */
+    int ids[2];
     int rc = rx_leaders_swap(c->local, 0, c, 0, rx_coll_tag(c), &mine, sizeof mine, &theirs,
                              sizeof theirs);
+    if (rc == RX_OK) /* the leader's job and rank, to every member */
+        rc = rx_coll_bcast(&mine, sizeof mine, 0, c->local);
     if (rc == RX_OK)
         rc = rx_inter_ids(c, 1, ids);
     if (rc != RX_OK)
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
-    /* the low group first; with equal flags the group of the lower world
-     * rank leader, which both groups see alike */
-    int first = mine != theirs ? !mine : c->group->world[0] < c->remote->world[0];
+    /* the low group first; with equal flags the group of the leader of the
+     * lower (job, rank): within one job, the lower world rank leader */
+    int first = mine.high != theirs.high ? !mine.high
+                : mine.job != theirs.job  ? mine.job < theirs.job
+                                          : mine.rank < theirs.rank;
     int l = c->size, r = c->remote->size;
     rx_group_t *g = rx_group_new(l + r);
     if (!g)

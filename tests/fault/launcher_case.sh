@@ -288,6 +288,38 @@ sigkill)
         echo "try $try: clean $(elapsed "$t0" "$(now)") s after the kill"
     done
     ;;
+spawn-normal | spawn-kill)
+    SPROG="$(dirname "$PROG")/spawn_kill"
+    [ -x "$SPROG" ] || fail "$SPROG not built"
+    if [ "$CASE" = spawn-normal ]; then
+        run -n 2 "$SPROG" none "$TOKEN"
+        expect_rc 0
+        [ "$(count_lines '^ready child ')" -eq 2 ] || fail "the children did not start"
+        expect_clean 0
+    else
+        for try in 1 2 3; do
+            run -n 2 "$SPROG" kill "$TOKEN"
+            if [ "$RC" -ne 137 ] && grep -q 'called MPI_Abort' "$W/err"; then
+                expect_err '^rdmx-run: rank 1 of spawned job 1 \(pid [0-9]+\) killed by signal 9 \(Killed\) while the job was ending$'
+            else
+                expect_rc 137
+                expect_err '^rdmx-run: rank 1 of spawned job 1 \(pid [0-9]+\) killed by signal 9 \(Killed\); ending the job$'
+            fi
+            [ "$(count_lines '^ready child ')" -eq 2 ] || fail "the children did not start"
+            expect_fast 5
+            expect_clean 1
+        done
+    fi
+    ;;
+spawn-alone)
+    SPROG="$(dirname "$PROG")/spawn_kill"
+    [ -x "$SPROG" ] || fail "$SPROG not built"
+    env -u PMI_FD -u PMI_PORT -u PMI_RANK -u PMI_SIZE -u RDMX_JOBID -u PMIX_RANK \
+        -u PMIX_NAMESPACE "$SPROG" alone "$TOKEN" </dev/null >"$W/out" 2>"$W/err"
+    RC=$?
+    expect_rc 26
+    expect_err 'MPI_Comm_spawn: started without a launcher \(singleton\); run it under rdmx-run \(MPI_ERR_SPAWN\)'
+    ;;
 mpi-normal | mpi-kill)
     MPIPROG="$(dirname "$PROG")/mpi_kill"
     [ -x "$MPIPROG" ] || fail "$MPIPROG not built"

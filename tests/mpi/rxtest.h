@@ -147,6 +147,21 @@ RXT_FN void rxt_init(int *argc, char ***argv, const char *name)
     rxt_after_init(name);
 }
 
+/* For a program that spawns itself: MPI_Init, and the parent intercommunicator
+ * (MPI_COMM_NULL in the processes the launcher started); the children's name
+ * is NAME child. */
+RXT_FN MPI_Comm rxt_init_spawned(int *argc, char ***argv, const char *name)
+{
+    static char child_name[128];
+    MPI_Comm parent;
+    rxt_arm_watchdog();
+    RXT_MPI(MPI_Init(argc, argv));
+    RXT_MPI(MPI_Comm_get_parent(&parent));
+    snprintf(child_name, sizeof child_name, "%s child", name);
+    rxt_after_init(parent == MPI_COMM_NULL ? name : child_name);
+    return parent;
+}
+
 /* Sum the error counts, report, finalize; the value for main() to return. */
 RXT_FN int rxt_finish(void)
 {

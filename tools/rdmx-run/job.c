@@ -29,6 +29,15 @@
  * process that escaped the ranks' process groups). */
 #define RX_RUN_DRAIN_S 1.0
 
+const char *rx_run_of_job(const rx_run_rank_t *r)
+{
+    static char buf[32];
+    if (r->sub == 0)
+        return "";
+    snprintf(buf, sizeof buf, " of spawned job %d", r->sub);
+    return buf;
+}
+
 void rx_run_set_exit(rx_run_job_t *job, int code)
 {
     if (!job->have_exit) {
@@ -94,15 +103,15 @@ static void rx_run_fail_commit(rx_run_job_t *job)
 
 void rx_run_barrier_check(rx_run_job_t *job)
 {
-    if (job->ending || job->barrier_count == 0)
+    if (job->ending)
         return;
     for (int i = 0; i < job->n; i++) {
         rx_run_rank_t *r = &job->ranks[i];
-        if (!r->in_barrier && (r->exited || r->finalized)) {
+        if (job->subs[r->sub].barrier_count > 0 && !r->in_barrier && (r->exited || r->finalized)) {
             rx_run_fail(job, 1,
-                        "rank %d (pid %d) %s without entering the PMI barrier (fence) the other "
+                        "rank %d%s (pid %d) %s without entering the PMI barrier (fence) the other "
                         "ranks wait in; ending the job",
-                        r->rank, (int)r->pid, r->exited ? "exited" : "finalized");
+                        r->rank, rx_run_of_job(r), (int)r->pid, r->exited ? "exited" : "finalized");
             return;
         }
     }
@@ -146,19 +155,19 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
     r->exited = 1;
     r->wstatus = wstatus;
     job->nlive--;
-    if (r->rank == 0)
+    if (r->sub == 0 && r->rank == 0)
         rx_run_stdin_close(job);
     if (WIFSIGNALED(wstatus) && job->ending) {
         int sig = WTERMSIG(wstatus);
         if (job->pend_until > 0 && rx_run_unexpected_signal(job, sig)) {
             /* the likely cause of the failure waiting to be reported */
             job->pend_until = 0;
-            rx_run_msg("rank %d (pid %d) killed by signal %d (%s); ending the job", r->rank,
-                       (int)r->pid, sig, strsignal(sig));
+            rx_run_msg("rank %d%s (pid %d) killed by signal %d (%s); ending the job", r->rank,
+                       rx_run_of_job(r), (int)r->pid, sig, strsignal(sig));
             rx_run_set_exit(job, 128 + sig);
         } else if (rx_run_unexpected_signal(job, sig)) {
-            rx_run_msg("rank %d (pid %d) killed by signal %d (%s) while the job was ending",
-                       r->rank, (int)r->pid, sig, strsignal(sig));
+            rx_run_msg("rank %d%s (pid %d) killed by signal %d (%s) while the job was ending",
+                       r->rank, rx_run_of_job(r), (int)r->pid, sig, strsignal(sig));
         }
         return;
     }
@@ -166,8 +175,8 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
         return;
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
-        rx_run_msg("rank %d (pid %d) killed by signal %d (%s); ending the job", r->rank,
-                   (int)r->pid, sig, strsignal(sig));
+        rx_run_msg("rank %d%s (pid %d) killed by signal %d (%s); ending the job", r->rank,
+                   rx_run_of_job(r), (int)r->pid, sig, strsignal(sig));
         rx_run_set_exit(job, 128 + sig);
         rx_run_end_job(job);
         return;
@@ -183,8 +192,8 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
     }
     if (r->initialized && !r->finalized) {
         rx_run_fail(job, code ? code : 1,
-                    "rank %d (pid %d) exited with code %d before MPI_Finalize; ending the job",
-                    r->rank, (int)r->pid, code);
+                    "rank %d%s (pid %d) exited with code %d before MPI_Finalize; ending the job",
+                    r->rank, rx_run_of_job(r), (int)r->pid, code);
         return;
     }
     if (code)
@@ -301,11 +310,16 @@ static int rx_run_setup(rx_run_job_t *job, const rx_run_opts_t *opts)
         if (job->any_remote && rx_run_pmi_tcp_open(job) != RX_OK)
             return RX_ERR_IO;
     }
-    job->ranks = calloc((size_t)job->n, sizeof *job->ranks);
+    /* room for the processes MPI_Comm_spawn may add: rank pointers never move */
+    job->cap = job->n + RX_RUN_SPAWN_MAX;
+    job->ranks = calloc((size_t)job->cap, sizeof *job->ranks);
     if (!job->ranks || rx_kvs_create(&job->kvs) != RX_OK) {
         rx_run_msg("out of memory");
         return RX_ERR_NOMEM;
     }
+    job->nsub = 1;
+    job->subs[0] = (rx_run_sub_t){.kvs = job->kvs, .base = 0, .n = job->n};
+    snprintf(job->subs[0].jobid, sizeof job->subs[0].jobid, "%s", job->jobid);
     for (int i = 0; i < job->n; i++) {
         job->ranks[i].rank = i;
         job->ranks[i].pmi_fd = job->ranks[i].out.fd = job->ranks[i].err.fd = -1;
@@ -415,7 +429,7 @@ typedef struct { int kind; int rank; } rx_run_pfd_tag_t;
 
 static void rx_run_loop(rx_run_job_t *job)
 {
-    size_t cap = 4 + RX_RUN_PENDING_MAX + 3 * (size_t)job->n;
+    size_t cap = 4 + RX_RUN_PENDING_MAX + 3 * (size_t)job->cap;
     struct pollfd *pfd = calloc(cap, sizeof *pfd);
     rx_run_pfd_tag_t *tag = calloc(cap, sizeof *tag);
     double drain_until = 0, deadline = job->opts->timeout_s > 0 ? rx_run_now() + job->opts->timeout_s : 0;
@@ -574,6 +588,9 @@ int rx_run_job(const rx_run_opts_t *opts)
     rx_run_pmi_tcp_close(&job);
     rx_run_sweep_shm(job.jobid);
     rx_run_watchdog_done(&job);
+    for (int s = 1; s < job.nsub; s++)
+        rx_kvs_destroy(job.subs[s].kvs);
     rx_kvs_destroy(job.kvs);
+    rx_run_names_free(&job);
     return job.have_exit ? job.exit_code : 0;
 }

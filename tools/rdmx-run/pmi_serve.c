@@ -21,10 +21,7 @@ void rx_run_pmi_close(rx_run_rank_t *r)
     r->pmi_len = 0;
 }
 
-static void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...)
+void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...)
 {
     char buf[RX_PMI1_LINE_MAX];
     va_list ap;
@@ -61,13 +58,14 @@ static void rx_run_pmi_barrier_in(rx_run_job_t *job, rx_run_rank_t *r)
         return;
     }
     r->in_barrier = 1;
-    if (++job->barrier_count < job->n) {
+    rx_run_sub_t *s = &job->subs[r->sub];
+    if (++s->barrier_count < s->n) {
         rx_run_barrier_check(job);
         return;
     }
-    rx_kvs_commit(job->kvs);
-    job->barrier_count = 0;
-    for (int i = 0; i < job->n; i++) {
+    rx_kvs_commit(s->kvs);
+    s->barrier_count = 0;
+    for (int i = s->base; i < s->base + s->n; i++) {
         job->ranks[i].in_barrier = 0;
         rx_run_pmi_reply(&job->ranks[i], "cmd=barrier_out");
     }
@@ -76,7 +74,8 @@ static void rx_run_pmi_barrier_in(rx_run_job_t *job, rx_run_rank_t *r)
 static void rx_run_pmi_put(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
 {
     char kvsname[256], key[RX_KVS_KEY_MAX], value[RX_KVS_VAL_MAX];
-    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, job->jobid)) {
+    rx_run_sub_t *s = &job->subs[r->sub];
+    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, s->jobid)) {
         rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=unknown_kvsname");
         return;
     }
@@ -85,7 +84,7 @@ static void rx_run_pmi_put(rx_run_job_t *job, rx_run_rank_t *r, const char *line
         rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=key_or_value_too_long");
         return;
     }
-    if (rx_kvs_put(job->kvs, key, value) != RX_OK) {
+    if (rx_kvs_put(s->kvs, key, value) != RX_OK) {
         rx_run_pmi_reply(r, "cmd=put_result rc=-1 msg=out_of_memory");
         return;
     }
@@ -95,7 +94,8 @@ static void rx_run_pmi_put(rx_run_job_t *job, rx_run_rank_t *r, const char *line
 static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
 {
     char kvsname[256], key[RX_KVS_KEY_MAX];
-    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, job->jobid)) {
+    rx_run_sub_t *s = &job->subs[r->sub];
+    if (rx_pmi1_field(line, "kvsname", kvsname, sizeof kvsname) != RX_OK || strcmp(kvsname, s->jobid)) {
         rx_run_pmi_reply(r, "cmd=get_result rc=-1 msg=unknown_kvsname");
         return;
     }
@@ -106,14 +106,14 @@ static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line
     /* MPICH reads the rank-to-node map from this key */
     if (!strcmp(key, "PMI_process_mapping")) {
         char map[RX_KVS_VAL_MAX];
-        if (job->host_of)
+        if (job->host_of && r->sub == 0)
             rx_run_process_mapping(job, map, sizeof map);
-        else
-            snprintf(map, sizeof map, "(vector,(0,1,%d))", job->n);
+        else /* spawned jobs run on this host */
+            snprintf(map, sizeof map, "(vector,(0,1,%d))", s->n);
         rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=%s", map);
         return;
     }
-    const char *v = rx_kvs_get(job->kvs, key);
+    const char *v = rx_kvs_get(s->kvs, key);
     if (v)
         rx_run_pmi_reply(r, "cmd=get_result rc=0 msg=success value=%s", v);
     else
@@ -124,7 +124,7 @@ static void rx_run_pmi_get(rx_run_job_t *job, rx_run_rank_t *r, const char *line
 static const char *rx_run_on_host(const rx_run_job_t *job, int i, char *buf, size_t len)
 {
     buf[0] = 0;
-    if (job->host_of && i >= 0 && i < job->n)
+    if (job->host_of && i >= 0 && i < job->subs[0].n)
         snprintf(buf, len, " on host %s", job->opts->hosts[job->host_of[i]].name);
     return buf;
 }
@@ -146,10 +146,13 @@ static int rx_run_pmi_abort_lost(rx_run_job_t *job, rx_run_rank_t *r, const char
     for (long i = 0; i < n; i++)
         if ((unsigned char)why[i] < 32 || why[i] == 127)
             why[i] = '?'; /* one line of plain text */
-    if (peer >= 0 && peer < job->n)
-        snprintf(who, sizeof who, "rank %ld%s", peer, rx_run_on_host(job, (int)peer, h2, sizeof h2));
-    rx_run_fail(job, code, "rank %d (pid %d)%s lost its connection to %s (%s); ending the job",
-                r->rank, (int)r->pid, rx_run_on_host(job, r->rank, h1, sizeof h1), who, why);
+    int sub0 = r->sub == 0;
+    if (peer >= 0 && peer < job->subs[r->sub].n)
+        snprintf(who, sizeof who, "rank %ld%s", peer,
+                 sub0 ? rx_run_on_host(job, (int)peer, h2, sizeof h2) : "");
+    rx_run_fail(job, code, "rank %d%s (pid %d)%s lost its connection to %s (%s); ending the job",
+                r->rank, rx_run_of_job(r), (int)r->pid,
+                sub0 ? rx_run_on_host(job, r->rank, h1, sizeof h1) : "", who, why);
     return 1;
 }
 
@@ -161,20 +164,16 @@ static void rx_run_pmi_abort(rx_run_job_t *job, rx_run_rank_t *r, const char *li
     int status = code & 0xff ? (int)(code & 0xff) : 1;
     if (rx_run_pmi_abort_lost(job, r, line, status))
         return;
-    rx_run_fail(job, status, "rank %d (pid %d) called MPI_Abort with exit code %ld; ending the job",
-                r->rank, (int)r->pid, code);
+    rx_run_fail(job, status, "rank %d%s (pid %d) called MPI_Abort with exit code %ld; ending the job",
+                r->rank, rx_run_of_job(r), (int)r->pid, code);
 }
 
 static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *line)
 {
     char cmd[64];
     /* a spawn request runs over several lines up to "endcmd" */
-    if (r->in_spawn_cmd || !strncmp(line, "mcmd=", 5)) {
-        r->in_spawn_cmd = strcmp(line, "endcmd") != 0;
-        if (!r->in_spawn_cmd) {
-            rx_run_msg("rank %d asked to spawn processes: not supported", r->rank);
-            rx_run_pmi_reply(r, "cmd=spawn_result rc=-1 errmsg=spawn_not_supported");
-        }
+    if (r->spawn_req || !strncmp(line, "mcmd=", 5)) {
+        rx_run_pmi_spawn_line(job, r, line);
         return;
     }
     if (rx_pmi1_field(line, "cmd", cmd, sizeof cmd) != RX_OK) {
@@ -195,11 +194,11 @@ static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *lin
         rx_run_pmi_reply(r, "cmd=maxes kvsname_max=256 keylen_max=%d vallen_max=%d", RX_KVS_KEY_MAX,
                          RX_KVS_VAL_MAX);
     } else if (!strcmp(cmd, "get_appnum")) {
-        rx_run_pmi_reply(r, "cmd=appnum appnum=0");
+        rx_run_pmi_reply(r, "cmd=appnum appnum=%d", r->appnum);
     } else if (!strcmp(cmd, "get_my_kvsname")) {
-        rx_run_pmi_reply(r, "cmd=my_kvsname kvsname=%s", job->jobid);
+        rx_run_pmi_reply(r, "cmd=my_kvsname kvsname=%s", job->subs[r->sub].jobid);
     } else if (!strcmp(cmd, "get_universe_size")) {
-        rx_run_pmi_reply(r, "cmd=universe_size size=%d", job->n);
+        rx_run_pmi_reply(r, "cmd=universe_size size=%d", job->subs[r->sub].n);
     } else if (!strcmp(cmd, "put")) {
         rx_run_pmi_put(job, r, line);
     } else if (!strcmp(cmd, "barrier_in")) {
@@ -211,6 +210,9 @@ static void rx_run_pmi_line(rx_run_job_t *job, rx_run_rank_t *r, const char *lin
         rx_run_pmi_reply(r, "cmd=finalize_ack");
     } else if (!strcmp(cmd, "abort")) {
         rx_run_pmi_abort(job, r, line);
+    } else if (!strcmp(cmd, "publish_name") || !strcmp(cmd, "lookup_name") ||
+               !strcmp(cmd, "unpublish_name")) {
+        rx_run_pmi_names(job, r, cmd, line);
     } else {
         rx_run_msg("rank %d sent an unsupported PMI request \"%.80s\"", r->rank, line);
         rx_run_pmi_reply(r, "cmd=%s_result rc=-1 msg=unsupported_request", cmd);

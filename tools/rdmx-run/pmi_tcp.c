@@ -220,7 +220,7 @@ static void rx_run_pend_identified(rx_run_job_t *job, rx_run_pend_conn_t *c, lon
     r->pmi_len = rest;
     char reply[128];
     int len = snprintf(reply, sizeof reply, "cmd=initack\ncmd=set size=%d\ncmd=set rank=%ld\n"
-                       "cmd=set debug=0\n", job->n, id);
+                       "cmd=set debug=0\n", job->subs[0].n, id);
     if (send(r->pmi_fd, reply, (size_t)len, MSG_NOSIGNAL) != len) {
         rx_run_pmi_close(r);
         return;

@@ -8,6 +8,7 @@
  *   spawn.c    fork/exec of one rank: descriptors, environment, binding
  *   bind.c     --bind-to core: the per-rank CPU sets, from hwloc
  *   pmi_serve.c the PMI-1 "simple" server over each rank's socketpair
+ *   pmi_spawn.c MPI_Comm_spawn's jobs (PMI mcmd=spawn) and the name service
  *   pmi_tcp.c  the same server over TCP for ranks on other hosts (PMI_PORT)
  *   hosts.c    --hosts / --hostfile, placement, the remote launch command
  *   iofwd.c    stdout/stderr lines out, stdin in
@@ -70,13 +71,33 @@ typedef struct rx_run_stream {
     size_t len, cap;
 } rx_run_stream_t;
 
+/* Spawned processes the launcher takes on in all, and spawns: the rank
+ * table is allocated for them up front, so rank pointers stay valid. */
+#define RX_RUN_SPAWN_MAX 512
+#define RX_RUN_SUBS_MAX 64
+
+/* A job of ranks started together: the one of the command line (0), then
+ * one per spawn request (MPI_Comm_spawn), each with its own ranks 0..n-1,
+ * key-value store, PMI barrier and job id ("<first job id>-s<k>", so the
+ * /dev/shm sweep of the first job covers its segments). */
+typedef struct rx_run_sub {
+    char jobid[64];
+    rx_kvs_t *kvs;
+    int base, n;          /* its ranks: job->ranks[base .. base + n) */
+    int barrier_count;
+} rx_run_sub_t;
+
+struct rx_run_spawn_req;
+
 typedef struct rx_run_rank {
-    int rank;
+    int rank;             /* in its own job (sub) */
+    int sub, appnum;
+    char **argv;          /* program and arguments of a spawned rank (NULL: the command line's) */
+    struct rx_run_spawn_req *spawn_req; /* a spawn request being received */
     pid_t pid;            /* also its process group id */
     int pmi_fd;           /* launcher's end of the socketpair, -1 when closed */
     size_t pmi_len;
     char pmi_buf[RX_PMI1_LINE_MAX];
-    int in_spawn_cmd;     /* inside a multi-line "mcmd=spawn" request */
     rx_run_stream_t out, err;
     int initialized, finalized, in_barrier;
     int remote;           /* started through the launch command, PMI over TCP */
@@ -97,11 +118,14 @@ typedef struct rx_run_pend_conn {
 
 typedef struct rx_run_job {
     const rx_run_opts_t *opts;
-    int n;
+    int n;                /* ranks of every job started so far */
+    int cap;              /* entries of ranks */
     rx_run_rank_t *ranks;
+    rx_run_sub_t subs[RX_RUN_SUBS_MAX];
+    int nsub;
+    struct rx_run_name *names; /* the name service (MPI_Publish_name) */
     char jobid[64];
-    rx_kvs_t *kvs;
-    int barrier_count;
+    rx_kvs_t *kvs;        /* the first job's (subs[0].kvs) */
     int nlive;            /* ranks not yet reaped */
     int ending;           /* SIGTERM sent; SIGKILL at kill_at */
     double kill_at;
@@ -139,6 +163,9 @@ void rx_run_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* job.c */
 int rx_run_job(const rx_run_opts_t *opts);
+/* "" for a rank of the first job, " of spawned job K" for the others (a
+ * static buffer: one use per message) */
+const char *rx_run_of_job(const rx_run_rank_t *r);
 /* Record the job's exit status if none was recorded yet. */
 void rx_run_set_exit(rx_run_job_t *job, int code);
 /* SIGTERM every rank now, SIGKILL one second later. */
@@ -167,6 +194,13 @@ void rx_run_pmi_lines(rx_run_job_t *job, rx_run_rank_t *r);
 /* A remote rank's PMI connection failed before finalize: end the job unless
  * the rank's own exit explains it first. */
 void rx_run_pmi_lost_check(rx_run_job_t *job, double now);
+
+/* pmi_spawn.c: a line of a multi-line request (mcmd=spawn ... endcmd);
+ * name service requests */
+void rx_run_pmi_spawn_line(rx_run_job_t *job, rx_run_rank_t *r, const char *line);
+void rx_run_pmi_names(rx_run_job_t *job, rx_run_rank_t *r, const char *cmd, const char *line);
+void rx_run_names_free(rx_run_job_t *job);
+void rx_run_pmi_reply(rx_run_rank_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* pmi_tcp.c */
 int rx_run_pmi_tcp_open(rx_run_job_t *job);

@@ -45,19 +45,20 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (stdin_fd < 0 || dup2(stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         goto fail;
+    const rx_run_sub_t *sub = &job->subs[r->sub];
     rx_run_setenv_int("PMI_RANK", r->rank);
-    rx_run_setenv_int("PMI_SIZE", job->n);
-    if (job->host_of) {
+    rx_run_setenv_int("PMI_SIZE", sub->n);
+    if (job->host_of && r->sub == 0) {
         int h = job->host_of[r->rank], lr = 0;
         for (int i = 0; i < r->rank; i++)
             lr += job->host_of[i] == h;
         rx_run_setenv_int("MPI_LOCALNRANKS", job->host_nlocal[h]);
         rx_run_setenv_int("MPI_LOCALRANKID", lr);
     } else {
-        rx_run_setenv_int("MPI_LOCALNRANKS", job->n);
+        rx_run_setenv_int("MPI_LOCALNRANKS", sub->n);
         rx_run_setenv_int("MPI_LOCALRANKID", r->rank);
     }
-    setenv("RDMX_JOBID", job->jobid, 1);
+    setenv("RDMX_JOBID", sub->jobid, 1);
     /* this host's CPUs, for local ranks only: remote hosts have their own */
     unsetenv("RDMX_SPARE_CPUS");
     unsetenv("RDMX_NODE_CPUS");
@@ -68,6 +69,14 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         int ncpu = job->rank_cpus;
         if (ncpu <= 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
             ncpu = CPU_COUNT(&mine); /* unbound: the launcher's own CPU set */
+        if (r->sub > 0) {
+            /* a spawned job shares the host with the ranks still running: its
+             * ranks learn they are oversubscribed when these CPUs are taken */
+            for (int i = 0; i < sub->base; i++)
+                ncpu -= !job->ranks[i].exited && !job->ranks[i].remote;
+            if (ncpu < 1)
+                ncpu = 1;
+        }
         if (ncpu > 0)
             rx_run_setenv_int("RDMX_NODE_CPUS", ncpu);
     }
@@ -92,11 +101,12 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
         goto fail;
     rx_run_setenv_int("PMI_FD", pmi_fd);
 
-    if (job->bind_sets &&
+    if (job->bind_sets && r->sub == 0 &&
         sched_setaffinity(0, sizeof job->bind_sets[r->rank], &job->bind_sets[r->rank]) < 0)
         goto fail;
 
-    execvp(job->opts->argv[0], job->opts->argv);
+    char **argv = r->argv ? r->argv : job->opts->argv;
+    execvp(argv[0], argv);
 fail:;
     int err = errno;
     ssize_t w = write(report_fd, &err, sizeof err);

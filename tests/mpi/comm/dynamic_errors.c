@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT
- * Process management as rdmx provides it (src/mpi/dynamic.c): no parent;
- * spawn, ports, join and publishing fail with their classes after checking
- * their arguments; MPI_Comm_disconnect frees a communicator collectively.
- * rdmx only (only=rdmx): MPICH and Open MPI do start processes. */
+ * The error paths of process management (src/mpi/dynamic.c) under
+ * rdmx-run: a spawn of a program that does not exist fails with
+ * MPI_ERR_SPAWN at every rank (errcodes MPI_ERR_SPAWN at the root, no
+ * intercommunicator), bad roots and counts; ports: open / close, closing
+ * twice, connecting to a closed port or to a name no MPI_Open_port gave,
+ * accepting on a port not opened, an intercommunicator as the group; join
+ * on what is no socket; names: publish, a second publish of the name,
+ * lookup, unpublish twice, lookup of a name gone; disconnect of an ordinary
+ * communicator and of MPI_COMM_WORLD. rdmx only (only=rdmx): the classes
+ * and messages of a refused spawn differ between implementations (MPICH's
+ * hydra ends the whole job when a command cannot be started). */
 #include "rxtest.h"
 
 int main(int argc, char **argv)
@@ -16,8 +23,9 @@ int main(int argc, char **argv)
 
     MPI_Comm inter = MPI_COMM_WORLD;
     int codes[3] = {0, 0, 0};
-    RXT_EXPECT_CLASS(MPI_ERR_SPAWN, MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 3, MPI_INFO_NULL,
-                                                   0, MPI_COMM_WORLD, &inter, codes));
+    RXT_EXPECT_CLASS(MPI_ERR_SPAWN, MPI_Comm_spawn("/nonexistent/rdmx-test-program",
+                                                   MPI_ARGV_NULL, 3, MPI_INFO_NULL, 0,
+                                                   MPI_COMM_WORLD, &inter, codes));
     RXT_CHECK(inter == MPI_COMM_NULL, "no intercommunicator");
     if (rxt_rank == 0)
         for (int i = 0; i < 3; i++)
@@ -25,7 +33,7 @@ int main(int argc, char **argv)
     RXT_EXPECT_CLASS(MPI_ERR_ROOT, MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL,
                                                   rxt_size, MPI_COMM_WORLD, &inter,
                                                   MPI_ERRCODES_IGNORE));
-    char *cmds[2] = {"/bin/true", "/bin/false"};
+    char *cmds[2] = {"/nonexistent/a", "/nonexistent/b"};
     int maxprocs[2] = {1, 2};
     MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
     RXT_EXPECT_CLASS(MPI_ERR_SPAWN, MPI_Comm_spawn_multiple(2, cmds, MPI_ARGVS_NULL, maxprocs,
@@ -36,23 +44,53 @@ int main(int argc, char **argv)
         RXT_EXPECT_CLASS(MPI_ERR_SPAWN, MPI_Comm_spawn_multiple(2, cmds, MPI_ARGVS_NULL,
                                                                 maxprocs, infos, 0, MPI_COMM_SELF,
                                                                 &inter, MPI_ERRCODES_IGNORE));
+        RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Comm_spawn_multiple(0, cmds, MPI_ARGVS_NULL,
+                                                              maxprocs, infos, 0, MPI_COMM_SELF,
+                                                              &inter, MPI_ERRCODES_IGNORE));
     }
 
-    char port[MPI_MAX_PORT_NAME] = "x";
-    RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Open_port(MPI_INFO_NULL, port));
+    /* ports */
+    char port[MPI_MAX_PORT_NAME] = "x", closed[MPI_MAX_PORT_NAME] = "";
+    RXT_MPI(MPI_Open_port(MPI_INFO_NULL, port));
+    RXT_CHECK(strlen(port) > 0 && strlen(port) < MPI_MAX_PORT_NAME, "port name '%s'", port);
+    snprintf(closed, sizeof closed, "%s", port);
+    RXT_MPI(MPI_Close_port(port));
+    RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Close_port(port));
     RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Close_port("tcp://nowhere:1"));
+    RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Open_port(MPI_INFO_NULL, NULL));
     MPI_Comm nc = MPI_COMM_WORLD;
-    RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Comm_accept("p", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &nc));
-    RXT_CHECK(nc == MPI_COMM_NULL, "accept leaves MPI_COMM_NULL");
+    /* every rank learns the root's failure */
+    RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Comm_connect(closed, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                                                    &nc));
+    RXT_CHECK(nc == MPI_COMM_NULL, "connect leaves MPI_COMM_NULL");
     RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Comm_connect("p", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &nc));
+    RXT_EXPECT_CLASS(MPI_ERR_PORT, MPI_Comm_accept(closed, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                                                   &nc));
+    RXT_CHECK(nc == MPI_COMM_NULL, "accept leaves MPI_COMM_NULL");
     RXT_EXPECT_CLASS(MPI_ERR_COMM, MPI_Comm_connect("p", MPI_INFO_NULL, 0, MPI_COMM_NULL, &nc));
-    RXT_EXPECT_CLASS(MPI_ERR_UNSUPPORTED_OPERATION, MPI_Comm_join(0, &nc));
+    RXT_EXPECT_CLASS(MPI_ERR_ROOT, MPI_Comm_accept("p", MPI_INFO_NULL, -1, MPI_COMM_WORLD, &nc));
+
+    /* join: a descriptor that is no socket */
     RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Comm_join(-1, &nc));
-    RXT_EXPECT_CLASS(MPI_ERR_UNSUPPORTED_OPERATION,
-                     MPI_Publish_name("svc", MPI_INFO_NULL, "port"));
-    RXT_EXPECT_CLASS(MPI_ERR_NAME, MPI_Lookup_name("svc", MPI_INFO_NULL, port));
-    RXT_EXPECT_CLASS(MPI_ERR_SERVICE, MPI_Unpublish_name("svc", MPI_INFO_NULL, "port"));
+    RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Comm_join(0, &nc)); /* stdin: /dev/null or a pipe */
+    RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Comm_join(0, NULL));
+
+    /* names: rank 0 alone (the name service is the launcher's, shared) */
+    if (rxt_rank == 0) {
+        char got[MPI_MAX_PORT_NAME] = "";
+        RXT_MPI(MPI_Publish_name("rdmx-test-svc", MPI_INFO_NULL, "rdmx-port-0123"));
+        RXT_EXPECT_CLASS(MPI_ERR_SERVICE, MPI_Publish_name("rdmx-test-svc", MPI_INFO_NULL,
+                                                           "rdmx-port-4567"));
+        RXT_MPI(MPI_Lookup_name("rdmx-test-svc", MPI_INFO_NULL, got));
+        RXT_CHECK(!strcmp(got, "rdmx-port-0123"), "lookup gave '%s'", got);
+        RXT_MPI(MPI_Unpublish_name("rdmx-test-svc", MPI_INFO_NULL, "rdmx-port-0123"));
+        RXT_EXPECT_CLASS(MPI_ERR_SERVICE, MPI_Unpublish_name("rdmx-test-svc", MPI_INFO_NULL,
+                                                             "rdmx-port-0123"));
+        RXT_EXPECT_CLASS(MPI_ERR_NAME, MPI_Lookup_name("rdmx-test-svc", MPI_INFO_NULL, got));
+        RXT_CHECK(got[0] == 0, "a failed lookup leaves an empty port name");
+    }
     RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Lookup_name(NULL, MPI_INFO_NULL, port));
+    RXT_EXPECT_CLASS(MPI_ERR_ARG, MPI_Publish_name("s", MPI_INFO_NULL, NULL));
 
     /* disconnect: collective free of an ordinary communicator */
     MPI_Comm dup;

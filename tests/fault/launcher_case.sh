@@ -320,6 +320,35 @@ spawn-alone)
     expect_rc 26
     expect_err 'MPI_Comm_spawn: started without a launcher \(singleton\); run it under rdmx-run \(MPI_ERR_SPAWN\)'
     ;;
+spawn-hydra)
+    # rdmx's client asks MPICH's hydra for the processes (PMI-1 mcmd=spawn)
+    SPROG="$(dirname "$PROG")/spawn_kill"
+    [ -x "$SPROG" ] || fail "$SPROG not built"
+    if ! command -v mpiexec.mpich >/dev/null; then
+        echo "SKIP: mpiexec.mpich (Debian package mpich) is not installed"
+        exit 77
+    fi
+    timeout 30 mpiexec.mpich -n 2 "$SPROG" none "$TOKEN" </dev/null >"$W/out" 2>"$W/err"
+    RC=$?
+    expect_rc 0
+    [ "$(count_lines '^ready child ')" -eq 2 ] || fail "the children did not start"
+    ;;
+spawn-pmix)
+    # Open MPI's mpirun: rdmx's PMIx client does not spawn, and says so
+    SPROG="$(dirname "$PROG")/spawn_kill"
+    [ -x "$SPROG" ] || fail "$SPROG not built"
+    if ! command -v mpiexec.openmpi >/dev/null; then
+        echo "SKIP: mpiexec.openmpi (Debian package openmpi-bin) is not installed"
+        exit 77
+    fi
+    timeout 30 mpiexec.openmpi --allow-run-as-root -n 1 "$SPROG" none "$TOKEN" </dev/null \
+        >"$W/out" 2>"$W/err"
+    RC=$?
+    rm -f /dev/shm/vader_segment.*
+    grep -q 'started without a launcher' "$W/err" && { echo "SKIP: built without PMIx"; exit 77; }
+    [ "$RC" -ne 0 ] || fail "spawn under mpirun succeeded"
+    expect_err "MPI_Comm_spawn: the PMIx launcher's client in rdmx does not start processes; run the job under rdmx-run \(MPI_ERR_SPAWN\)"
+    ;;
 mpi-normal | mpi-kill)
     MPIPROG="$(dirname "$PROG")/mpi_kill"
     [ -x "$MPIPROG" ] || fail "$MPIPROG not built"

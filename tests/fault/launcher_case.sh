@@ -311,6 +311,15 @@ spawn-normal | spawn-kill)
         done
     fi
     ;;
+spawn-noinit)
+    SPROG="$(dirname "$PROG")/spawn_kill"
+    [ -x "$SPROG" ] || fail "$SPROG not built"
+    run --timeout 20 -n 2 "$SPROG" noinit "$TOKEN"
+    expect_rc 1
+    expect_err '^rdmx-run: rank 0 of spawned job 1 \(pid [0-9]+\) exited with code 0 without calling MPI_Init; the spawning ranks wait for it in MPI_Comm_spawn; ending the job$'
+    expect_fast 5
+    expect_clean 1
+    ;;
 spawn-alone)
     SPROG="$(dirname "$PROG")/spawn_kill"
     [ -x "$SPROG" ] || fail "$SPROG not built"

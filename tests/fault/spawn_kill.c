@@ -6,6 +6,8 @@
  *   kill   the same, but child 1 kills itself with SIGKILL while its
  *          transfers are in flight: the launcher must end parents and
  *          children, and nothing of either job may remain;
+ *   noinit 2 parents spawn /bin/true, which never calls MPI_Init: the
+ *          launcher must end the job (the parents would wait for ever);
  *   alone  run without a launcher: MPI_Comm_spawn must fail with
  *          MPI_ERR_SPAWN and say why (the fatal error handler prints it and
  *          exits with the class, 26). */
@@ -29,6 +31,14 @@ int main(int argc, char **argv)
         MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                        MPI_ERRCODES_IGNORE);
         printf("spawn returned\n");
+        return 1;
+    }
+    if (!strcmp(mode, "noinit")) {
+        const char *job = getenv("RDMX_JOBID");
+        printf("ready parent %d %s\n", rank, job ? job : "none");
+        fflush(stdout);
+        MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                       MPI_ERRCODES_IGNORE);
         return 1;
     }
     if (!child)

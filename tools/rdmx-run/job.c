@@ -190,6 +190,14 @@ static void rx_run_rank_exited(rx_run_job_t *job, rx_run_rank_t *r, int wstatus)
                     strerror(lost));
         return;
     }
+    if (r->sub > 0 && !r->initialized) {
+        /* its parents wait in MPI_Comm_spawn for it to connect from MPI_Init */
+        rx_run_fail(job, code ? code : 1,
+                    "rank %d%s (pid %d) exited with code %d without calling MPI_Init; the "
+                    "spawning ranks wait for it in MPI_Comm_spawn; ending the job",
+                    r->rank, rx_run_of_job(r), (int)r->pid, code);
+        return;
+    }
     if (r->initialized && !r->finalized) {
         rx_run_fail(job, code ? code : 1,
                     "rank %d%s (pid %d) exited with code %d before MPI_Finalize; ending the job",

@@ -66,6 +66,8 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 3);
         }
     }
+    free(out);
+    free(in);
     MPI_Comm_disconnect(&inter);
     MPI_Finalize();
     return 0;

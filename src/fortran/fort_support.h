@@ -122,6 +122,12 @@ char *rx_f_str_out_buf(size_t len, char *stack);
 void rx_f_str_out(const char *c, char *f, size_t len);
 void rx_f_str_free(char *c, char *stack);
 
+/* A length the caller gives (n > 0), at most the Fortran string's. */
+static inline size_t rx_f_min(MPI_Fint n, size_t len)
+{
+    return (size_t)n < len ? (size_t)n : len;
+}
+
 /* ---- statuses ---- */
 
 /* A Fortran status holds the bytes of a C status (handle_conv.c: source, tag,

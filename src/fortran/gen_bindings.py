@@ -13,12 +13,16 @@ table OVERRIDES). From that one description come:
   mpif.h       constants, sentinels and function types for Fortran 77
   mpi.f90      module mpi: the same with explicit interfaces
   mpi_f08.f90  module mpi_f08: handle types, TYPE(MPI_Status), optional ierror
-A call whose arguments cannot be expressed is left out and named in the
-output of --list-skipped; tests/fortran/coverage checks that list against
-SKIPPED so that a new C function gets a binding or a reason.
+  fort_sizeof.f90  the specific procedures of MPI_Sizeof
+The calls taking callbacks the C library calls by value, or arrays of
+strings, have hand-written C bodies (fort_callbacks.c, fort_spawn.c; HAND_KINDS)
+and generated Fortran interfaces. A call whose arguments cannot be expressed
+is left out and named in the output of --list-skipped; the test
+fortran.bindings_complete (--check) fails when one is left out for a reason
+other than being C only, so that a new C function gets a binding.
 
 usage: gen_bindings.py MPI_H OUTDIR | --list-skipped MPI_H | --check MPI_H
-  --check fails when a call is left out for a reason SKIPPED does not give
+  --check fails when a call is left out for a reason other than being C only
 """
 import os
 import re
@@ -26,36 +30,77 @@ import subprocess
 import sys
 
 HANDLES = ['Comm', 'Group', 'Datatype', 'Op', 'Request', 'Errhandler', 'Info', 'Win', 'Message',
-           'File']
-# C-only calls (the standard gives them no Fortran binding) and calls whose
-# callbacks need per-object trampolines, which the bindings do not provide.
+           'File', 'Session']
+# C-only calls: the standard gives them no Fortran binding.
 SKIPPED = {
     'Status_c2f': 'C only', 'Status_f2c': 'C only', 'Status_c2f08': 'C only',
     'Status_f082c': 'C only', 'Status_f2f08': 'C only', 'Status_f082f': 'C only',
-    'Comm_create_keyval': 'copy/delete callbacks', 'Type_create_keyval': 'copy/delete callbacks',
-    'Win_create_keyval': 'copy/delete callbacks', 'Keyval_create': 'copy/delete callbacks',
-    'Grequest_start': 'generalized request callbacks',
-    'Register_datarep': 'data representation callbacks',
-    'Register_datarep_c': 'data representation callbacks',
-    'Comm_spawn': 'argv string arrays', 'Comm_spawn_multiple': 'command and argv string arrays',
-    'Session_init': 'no Fortran MPI_Session yet', 'Session_finalize': 'no Fortran MPI_Session yet',
-    'Session_get_num_psets': 'no Fortran MPI_Session yet',
-    'Session_get_nth_pset': 'no Fortran MPI_Session yet',
-    'Session_get_pset_info': 'no Fortran MPI_Session yet',
-    'Session_get_info': 'no Fortran MPI_Session yet',
-    'Session_create_errhandler': 'no Fortran MPI_Session yet',
-    'Session_set_errhandler': 'no Fortran MPI_Session yet',
-    'Session_get_errhandler': 'no Fortran MPI_Session yet',
-    'Session_call_errhandler': 'no Fortran MPI_Session yet',
-    'Group_from_session_pset': 'no Fortran MPI_Session yet',
 }
 # Callback types a Fortran procedure can be passed as directly: the C library
 # calls them with every argument by address, as Fortran expects.
-DIRECT_PROCS = {'MPI_User_function': 'MPI_User_function',
-                'MPI_User_function_c': 'MPI_User_function_c',
-                'MPI_Comm_errhandler_function': 'MPI_Comm_errhandler_function',
-                'MPI_Win_errhandler_function': 'MPI_Win_errhandler_function',
-                'MPI_File_errhandler_function': 'MPI_File_errhandler_function'}
+DIRECT_PROCS = {'MPI_User_function', 'MPI_User_function_c', 'MPI_Comm_errhandler_function',
+                'MPI_Win_errhandler_function', 'MPI_File_errhandler_function',
+                'MPI_Session_errhandler_function'}
+# Callback types the C library calls with arguments by value: the calls taking
+# them have C bodies written by hand (fort_callbacks.c), which pass the C
+# library a trampoline that calls the Fortran procedure. The Fortran
+# interfaces are generated as for any call.
+TRAMPOLINED = {'MPI_Comm_copy_attr_function', 'MPI_Comm_delete_attr_function',
+               'MPI_Type_copy_attr_function', 'MPI_Type_delete_attr_function',
+               'MPI_Win_copy_attr_function', 'MPI_Win_delete_attr_function',
+               'MPI_Copy_function', 'MPI_Delete_function', 'MPI_Grequest_query_function',
+               'MPI_Grequest_free_function', 'MPI_Grequest_cancel_function',
+               'MPI_Datarep_conversion_function', 'MPI_Datarep_conversion_function_c',
+               'MPI_Datarep_extent_function'}
+# The Fortran form of every callback type (an abstract interface of mpi_f08):
+# its arguments as (name, declaration), and whether it ends with ierror.
+CALLBACK_ARGS = {
+    'copy_attr': [('oldobj', 'H'), ('keyval', 'INTEGER'), ('extra_state', 'AINT'),
+                  ('attribute_val_in', 'AINT'), ('attribute_val_out', 'AINT'),
+                  ('flag', 'LOGICAL')],
+    'delete_attr': [('obj', 'H'), ('keyval', 'INTEGER'), ('attribute_val', 'AINT'),
+                    ('extra_state', 'AINT')],
+    'errhandler': [('obj', 'H'), ('error_code', 'INTEGER')],
+}
+CALLBACKS = [  # (abstract interface, arguments, handle type, has ierror)
+    ('MPI_User_function', [('invec', 'TYPE(C_PTR), VALUE'), ('inoutvec', 'TYPE(C_PTR), VALUE'),
+                           ('len', 'INTEGER'), ('datatype', 'TYPE(MPI_Datatype)')], None, False),
+    ('MPI_User_function_c', [('invec', 'TYPE(C_PTR), VALUE'), ('inoutvec', 'TYPE(C_PTR), VALUE'),
+                             ('len', 'INTEGER(KIND=MPI_COUNT_KIND)'),
+                             ('datatype', 'TYPE(MPI_Datatype)')], None, False),
+] + [('MPI_%s_errhandler_function' % h, 'errhandler', h, False)
+     for h in ('Comm', 'Win', 'File', 'Session')] + \
+    [('MPI_%s_%s_attr_function' % (h, k), k + '_attr', h, True)
+     for h in ('Comm', 'Type', 'Win') for k in ('copy', 'delete')] + [
+    # MPI-1 (MPI_Keyval_create): the values are default INTEGERs
+    ('MPI_Copy_function', [('oldcomm', 'TYPE(MPI_Comm)'), ('keyval', 'INTEGER'),
+                           ('extra_state', 'INTEGER'), ('attribute_val_in', 'INTEGER'),
+                           ('attribute_val_out', 'INTEGER'), ('flag', 'LOGICAL')], None, True),
+    ('MPI_Delete_function', [('comm', 'TYPE(MPI_Comm)'), ('keyval', 'INTEGER'),
+                             ('attribute_val', 'INTEGER'), ('extra_state', 'INTEGER')], None, True),
+    ('MPI_Grequest_query_function', [('extra_state', 'AINT'), ('status', 'TYPE(MPI_Status)')],
+     None, True),
+    ('MPI_Grequest_free_function', [('extra_state', 'AINT')], None, True),
+    ('MPI_Grequest_cancel_function', [('extra_state', 'AINT'), ('complete', 'LOGICAL')], None, True),
+    ('MPI_Datarep_extent_function', [('datatype', 'TYPE(MPI_Datatype)'), ('extent', 'AINT'),
+                                     ('extra_state', 'AINT')], None, True),
+] + [('MPI_Datarep_conversion_function' + c,
+      [('userbuf', 'TYPE(C_PTR), VALUE'), ('datatype', 'TYPE(MPI_Datatype)'),
+       ('count', 'INTEGER' + k), ('filebuf', 'TYPE(C_PTR), VALUE'),
+       ('position', 'INTEGER(KIND=MPI_OFFSET_KIND)'), ('extra_state', 'AINT')], None, True)
+     for c, k in (('', ''), ('_c', '(KIND=MPI_COUNT_KIND)'))]
+# The predefined callbacks, Fortran procedures of the library (fort_callbacks.c)
+# with the interface of the given callback type (the type's ones are the
+# communicator ones: every handle is an INTEGER).
+PREDEFINED_PROCS = [(n, 'MPI_%s_%s_attr_function' % (h.capitalize(), k))
+                    for h in ('COMM', 'TYPE', 'WIN')
+                    for n, k in (('MPI_%s_NULL_COPY_FN' % h, 'copy'),
+                                 ('MPI_%s_DUP_FN' % h, 'copy'),
+                                 ('MPI_%s_NULL_DELETE_FN' % h, 'delete'))] + \
+    [('MPI_NULL_COPY_FN', 'MPI_Copy_function'), ('MPI_DUP_FN', 'MPI_Copy_function'),
+     ('MPI_NULL_DELETE_FN', 'MPI_Delete_function'),
+     ('MPI_CONVERSION_FN_NULL', 'MPI_Datarep_conversion_function'),
+     ('MPI_CONVERSION_FN_NULL_C', 'MPI_Datarep_conversion_function_c')]
 LOGICAL_NAMES = {'flag', 'reorder', 'high', 'commute', 'weighted', 'periods', 'remain_dims'}
 BUFFER_NAMES = {'buf', 'sendbuf', 'recvbuf', 'buffer', 'inbuf', 'outbuf', 'inoutbuf',
                 'origin_addr', 'result_addr', 'compare_addr', 'location', 'base'}
@@ -70,10 +115,20 @@ OVERRIDES = {
     ('Status_set_cancelled', 'status'): 'status_inout',
     ('Status_set_cancelled', 'flag'): 'logical',
     ('Buffer_detach', 'buffer_addr'): 'addr_out',
+    ('Session_detach_buffer', 'buffer_addr'): 'addr_out', ('Comm_detach_buffer', 'buffer_addr'): 'addr_out',
     ('Alloc_mem', 'baseptr'): 'addr_out', ('Win_allocate', 'baseptr'): 'addr_out',
     ('Win_allocate_shared', 'baseptr'): 'addr_out', ('Win_shared_query', 'baseptr'): 'addr_out',
     ('Attr_put', 'attribute_val'): 'attr_in_int', ('Attr_get', 'attribute_val'): 'attr_out_int',
+    ('Keyval_create', 'extra_state'): 'int',  # MPI-1: a default INTEGER
+    # a Fortran length leaves out the C terminator (and is at most the string's)
+    ('Info_get_string', 'buflen'): 'strlen:value',
+    ('Session_get_nth_pset', 'pset_len'): 'strlen:pset_name',
+    # arrays of blank-padded strings: hand-written C bodies (fort_spawn.c)
+    ('Comm_spawn', 'argv'): 'str_array', ('Comm_spawn_multiple', 'array_of_commands'): 'str_array',
+    ('Comm_spawn_multiple', 'array_of_argv'): 'str_table',
 }
+# kinds whose calls have C bodies written by hand (fort_callbacks.c, fort_spawn.c)
+HAND_KINDS = {'callback', 'str_array', 'str_table'}
 # the number of statuses an array_of_statuses holds: (count argument, is it an outcount)
 STATUS_COUNTS = {'Waitall': 'count', 'Testall': 'count', 'Waitsome': '*outcount',
                  'Testsome': '*outcount', 'Request_get_status_all': 'count',
@@ -91,6 +146,7 @@ class Func:
     def __init__(self, ret, name, args):
         self.ret, self.name, self.args = ret, name, args
         self.skip = None
+        self.hand = False  # its C body is written by hand
 
     def fargs(self):
         return [a for a in self.args if not a.kind.startswith('drop')]
@@ -164,12 +220,17 @@ def classify(f):
                 ('status_in' if a.const else 'status')
         elif t in DIRECT_PROCS and a.ptr == 1:
             a.kind = 'proc'
+        elif t in TRAMPOLINED and a.ptr == 1:
+            a.kind = 'callback'
+        elif t == 'void' and a.ptr == 1 and n == 'extra_state':
+            a.kind = 'aint'  # an INTEGER(KIND=MPI_ADDRESS_KIND) the callbacks get
         else:
             f.skip = 'argument %s %s has no Fortran form' % (t + '*' * a.ptr, n)
             return
     if f.ret not in ('int', 'double', 'MPI_Aint'):
         f.skip = 'returns ' + f.ret
         return
+    f.hand = any(a.kind in HAND_KINDS for a in f.args)
     names = {a.name: a for a in f.args}
     has_types = any(a.ctype == 'MPI_Datatype' for a in f.args)
     has_counts = any(a.kind in ('int', 'count') and 'count' in a.name for a in f.args)
@@ -201,15 +262,16 @@ def classify(f):
 
 # ---------------------------------------------------------------- C layer
 
+STR_KINDS = {'str_in', 'str_out', 'str_array', 'str_table'}  # a hidden length each
 CTYPE = {'int': 'MPI_Fint', 'logical': 'MPI_Fint', 'aint': 'MPI_Aint', 'count': 'MPI_Count',
          'offset': 'MPI_Offset'}
 
 
 def c_param(f, a, cdesc):
     k = a.kind
-    if k.startswith('buf') or (k.startswith('str') and cdesc):
+    if k.startswith('buf') or (k in STR_KINDS and cdesc):
         return ('CFI_cdesc_t *' if cdesc else ('const void *' if k == 'buf_in' else 'void *')) + a.name
-    if k.startswith('str'):
+    if k in STR_KINDS:
         return ('const char *' if k == 'str_in' else 'char *') + a.name
     if k.startswith('status') or k == 'statuses':
         return 'MPI_Fint *' + a.name
@@ -233,7 +295,7 @@ def c_wrapper(f, prefix, cdesc):
     if f.ret == 'int':
         params.append('MPI_Fint *ierror')
     if not cdesc:
-        params += ['size_t %s_len' % a.name for a in f.fargs() if a.kind.startswith('str')]
+        params += ['size_t %s_len' % a.name for a in f.fargs() if a.kind in STR_KINDS]
     rtype = {'int': 'void', 'double': 'double', 'MPI_Aint': 'MPI_Aint'}[f.ret]
     pre, call, post, cleanup = [], [], [], []
     for a in f.args:
@@ -265,6 +327,13 @@ def c_wrapper(f, prefix, cdesc):
                 call.append('b_%s.addr' % n)
             else:
                 call.append('rx_f_addr(%s)' % n)
+        elif k.startswith('strlen:'):  # the length of a str_out argument, in and out
+            s = k.split(':')[1]
+            pre.append('int l0_%s = *%s > 0 ? (int)rx_f_min(*%s, %s_len) + 1 : 0, l_%s = l0_%s;'
+                       % (n, n, n, s, n, n))
+            post.append('if (rc == MPI_SUCCESS && l_%s != l0_%s) *%s = l_%s > 0 ? l_%s - 1 : 0;'
+                        % ((n,) * 5))
+            call.append('&l_' + n)
         elif k == 'str_in':
             pre.append('char s_%s[RX_F_STR_STACK];' % n)
             src = ('%s->base_addr, %s->elem_len' if cdesc else '%s, %s_len') % (n, n)
@@ -329,7 +398,7 @@ def gen_c(funcs):
     out = ['/* Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit. */',
            '#include "fort_support.h"', '']
     for f in funcs:
-        if f.skip:
+        if f.skip or f.hand:
             continue
         for prefix in ('mpi', 'pmpi'):
             out.append(c_wrapper(f, prefix, False))
@@ -388,6 +457,9 @@ SENTINELS = [('MPI_BOTTOM', 'rdmx_f_bottom', ''), ('MPI_IN_PLACE', 'rdmx_f_in_pl
              ('MPI_STATUS_IGNORE', 'rdmx_f_status_ignore', '(MPI_STATUS_SIZE)'),
              ('MPI_STATUSES_IGNORE', 'rdmx_f_statuses_ignore', '(MPI_STATUS_SIZE,1)'),
              ('MPI_UNWEIGHTED', 'rdmx_f_unweighted', '(1)'),
+             ('MPI_ERRCODES_IGNORE', 'rdmx_f_errcodes_ignore', '(1)'),
+             ('MPI_ARGV_NULL', 'rdmx_f_argv_null', '(1)'),
+             ('MPI_ARGVS_NULL', 'rdmx_f_argvs_null', '(1,1)'),
              ('MPI_WEIGHTS_EMPTY', 'rdmx_f_weights_empty', '(1)')]
 
 
@@ -405,7 +477,9 @@ def f77_constants(consts, subarrays):
         t = 'INTEGER(KIND=%s)' % h[5:] if h and h.startswith('kind:') else 'INTEGER'
         out += ['      %s %s' % (t, name), '      PARAMETER (%s=%d)' % (name, val)]
     for name, obj, shape in SENTINELS:
-        out += ['      INTEGER %s%s' % (name, shape), '      COMMON /%s/ %s' % (obj, name)]
+        t = 'CHARACTER*1' if 'ARGV' in name else 'INTEGER'
+        out += ['      %s %s%s' % (t, name, shape), '      COMMON /%s/ %s' % (obj, name)]
+    out += ['      EXTERNAL %s' % name for name, _ in PREDEFINED_PROCS]
     return out
 
 
@@ -423,7 +497,8 @@ def f77_functions(funcs):
 def gen_mpif(consts, funcs):
     head = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit.',
             '! rdmx: Fortran 77 interface (include \'mpif.h\'), fixed or free form.']
-    return '\n'.join(head + f77_constants(consts, False) + f77_functions(funcs)) + '\n'
+    return '\n'.join(head + f77_constants(consts, False) + f77_functions(funcs) +
+                     sizeof_interface()) + '\n'
 
 
 # ---------------------------------------------------------------- Fortran modules
@@ -431,7 +506,8 @@ def gen_mpif(consts, funcs):
 def f_decl(f, a, style):
     """Declaration of one dummy argument; style is 'mpi' or 'f08'."""
     k, n = a.kind, a.name
-    inout = 'INTENT(IN)' if (a.const or not (a.ptr or a.array)) else 'INTENT(INOUT)'
+    inout = 'INTENT(IN)' if (a.const or not (a.ptr or a.array) or n == 'extra_state') \
+        else 'INTENT(INOUT)'
     h = 'TYPE(%s)' % ('MPI_' + a.ctype[4:]) if style == 'f08' else 'INTEGER'
     dims = '(%s*)' % ''.join(d + ',' for d in a.inner) if a.array else ''
     if k.startswith('buf'):
@@ -441,13 +517,17 @@ def f_decl(f, a, style):
         return '%s, %s :: %s%s' % (h, inout, n, dims)
     if k.startswith('logical'):
         return 'LOGICAL, %s :: %s%s' % (inout, n, dims)
-    if k.startswith('int') or k == 'weights':
+    if k.startswith('int') or k == 'weights' or k.startswith('strlen'):
         return 'INTEGER, %s :: %s%s' % (inout, n, dims)
     if k.split('_')[0] in ('aint', 'count', 'offset'):
         kind = {'aint': 'MPI_ADDRESS_KIND', 'count': 'MPI_COUNT_KIND', 'offset': 'MPI_OFFSET_KIND'}
         return 'INTEGER(KIND=%s), %s :: %s%s' % (kind[k.split('_')[0]], inout, n, dims)
-    if k.startswith('str'):
+    if k in ('str_in', 'str_out'):
         return 'CHARACTER(LEN=*), %s :: %s' % ('INTENT(IN)' if k == 'str_in' else 'INTENT(OUT)', n)
+    if k == 'str_array':  # blank-padded strings (argv: up to the first blank one)
+        return 'CHARACTER(LEN=*), INTENT(IN) :: %s(*)' % n
+    if k == 'str_table':  # array_of_argv(count, *): the arguments of each command by row
+        return 'CHARACTER(LEN=*), INTENT(IN) :: %s(count, *)' % n
     if k in ('status', 'status_inout', 'status_in'):
         it = 'INTENT(IN)' if k == 'status_in' else 'INTENT(INOUT)'
         return ('TYPE(MPI_Status), %s :: %s' if style == 'f08' else
@@ -455,9 +535,8 @@ def f_decl(f, a, style):
     if k == 'statuses':
         return ('TYPE(MPI_Status), INTENT(INOUT) :: %s(*)' if style == 'f08' else
                 'INTEGER, INTENT(INOUT) :: %s(MPI_STATUS_SIZE,*)') % n
-    if k == 'proc':
-        return ('PROCEDURE(%s) :: %s' % (DIRECT_PROCS[a.ctype], n)) if style == 'f08' else \
-            'EXTERNAL :: %s' % n
+    if k in ('proc', 'callback'):  # the Fortran interfaces have the C types' names
+        return ('PROCEDURE(%s) :: %s' % (a.ctype, n)) if style == 'f08' else 'EXTERNAL :: %s' % n
     if k == 'addr_out':
         return ('TYPE(C_PTR), INTENT(OUT) :: %s' if style == 'f08' else
                 'INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: %s') % n
@@ -507,33 +586,71 @@ def f_interface(f, style, prefix, specific, large=False):
 
 
 SIZEOF_TYPES = [('INTEGER', k) for k in (1, 2, 4, 8, 16)] + [('REAL', k) for k in (4, 8, 10, 16)] + \
-    [('COMPLEX', k) for k in (4, 8, 10, 16)] + [('LOGICAL', k) for k in (1, 2, 4, 8)] + \
-    [('CHARACTER', 1)]
+    [('COMPLEX', k) for k in (4, 8, 10, 16)] + [('LOGICAL', k) for k in (1, 2, 4, 8, 16)] + \
+    [('CHARACTER', 1), ('CHARACTER', 4)]
 
 
-def sizeof_procs():
-    """MPI_Sizeof: the size in bytes of one element of any intrinsic type."""
-    iface = ['  INTERFACE MPI_Sizeof'] + ['    MODULE PROCEDURE rx_sizeof_%s%d' % (t.lower(), k)
-                                          for t, k in SIZEOF_TYPES] + ['  END INTERFACE']
-    body = []
+def sizeof_decl(t, k):
+    return 'CHARACTER(KIND=%d,LEN=*)' % k if t == 'CHARACTER' else '%s(KIND=%d)' % (t, k)
+
+
+def sizeof_interface():
+    """MPI_Sizeof (and PMPI_Sizeof) for mpif.h and both modules: a generic over
+    one external procedure per intrinsic type and kind (fort_sizeof.f90), any
+    rank. Valid in fixed and free form."""
+    out = ['      INTERFACE MPI_SIZEOF']
     for t, k in SIZEOF_TYPES:
-        decl = 'CHARACTER(LEN=*)' if t == 'CHARACTER' else '%s(KIND=%d)' % (t, k)
-        body += ['  SUBROUTINE rx_sizeof_%s%d(x, size, ierror)' % (t.lower(), k),
-                 '    %s, DIMENSION(..), INTENT(IN) :: x' % decl,
-                 '    INTEGER, INTENT(OUT) :: size',
-                 '    INTEGER, OPTIONAL, INTENT(OUT) :: ierror',
-                 '    size = STORAGE_SIZE(x) / 8',
-                 '    IF (PRESENT(ierror)) ierror = MPI_SUCCESS',
-                 '  END SUBROUTINE']
-    return iface, body
+        out += ['      SUBROUTINE RX_SIZEOF_%s%d(X, SIZE, IERROR)' % (t, k),
+                '      %s, DIMENSION(..), INTENT(IN) :: X' % sizeof_decl(t, k),
+                '      INTEGER, INTENT(OUT) :: SIZE',
+                '      INTEGER, OPTIONAL, INTENT(OUT) :: IERROR',
+                '      END SUBROUTINE']
+    out += ['      END INTERFACE', '      INTERFACE PMPI_SIZEOF']
+    out += ['      PROCEDURE RX_SIZEOF_%s%d' % tk for tk in SIZEOF_TYPES]
+    return out + ['      END INTERFACE']
+
+
+def gen_sizeof_impl():
+    out = ['! Generated by src/fortran/gen_bindings.py: do not edit.',
+           '! The specific procedures of MPI_Sizeof: the size in bytes of one element.']
+    for t, k in SIZEOF_TYPES:
+        out += ['SUBROUTINE RX_SIZEOF_%s%d(x, size, ierror)' % (t, k),
+                '  IMPLICIT NONE',
+                '  %s, DIMENSION(..), INTENT(IN) :: x' % sizeof_decl(t, k),
+                '  INTEGER, INTENT(OUT) :: size',
+                '  INTEGER, OPTIONAL, INTENT(OUT) :: ierror',
+                '  size = STORAGE_SIZE(x) / 8',
+                '  IF (PRESENT(ierror)) ierror = 0',
+                'END SUBROUTINE']
+    return '\n'.join(out) + '\n'
+
+
+def callback_interfaces():
+    """The abstract interfaces of mpi_f08's callback types (CALLBACKS)."""
+    out = ['  ABSTRACT INTERFACE']
+    for name, args, h, ierror in CALLBACKS:
+        if isinstance(args, str):
+            args = CALLBACK_ARGS[args]
+        obj = {'Type': 'datatype'}.get(h, h and h.lower())
+        names = [n if n not in ('oldobj', 'obj') else ('old' if n == 'oldobj' else '') + str(obj)
+                 for n, _ in args] + (['ierror'] if ierror else [])
+        out += wrap('SUBROUTINE %s(%s)' % (name, ', '.join(names)), '    ')
+        out += ['      IMPORT', '      IMPLICIT NONE']
+        htype = 'TYPE(MPI_%s)' % {'Type': 'Datatype'}.get(h, h)
+        for n, (_, t) in zip(names, args):
+            t = {'H': htype, 'AINT': 'INTEGER(KIND=MPI_ADDRESS_KIND)'}.get(t, t)
+            out.append('      %s :: %s' % (t, n))
+        if ierror:
+            out.append('      INTEGER :: ierror')
+        out.append('    END SUBROUTINE')
+    return out + ['  END INTERFACE']
 
 
 def gen_mpi_module(consts, funcs):
     out = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit.',
            'MODULE mpi', '  IMPLICIT NONE']
     out += ['  ' + line.strip() for line in f77_constants(consts, True)]
-    iface, body = sizeof_procs()
-    out += iface
+    out += ['  ' + line.strip() for line in sizeof_interface()]
     for f in funcs:
         if f.skip or f.name.endswith('_c'):
             continue
@@ -541,7 +658,7 @@ def gen_mpi_module(consts, funcs):
         for p in ('MPI', 'PMPI'):
             out += f_interface(f, 'mpi', p, '%s_%s' % (p, f.name))
         out.append('  END INTERFACE')
-    out += ['CONTAINS'] + body + ['END MODULE mpi', '']
+    out += ['END MODULE mpi', '']
     return '\n'.join(out)
 
 
@@ -581,28 +698,13 @@ def gen_f08_module(consts, funcs):
             out.append('  INTEGER, PARAMETER :: %s = %d' % (name, val))
     # the f08 sentinels are C objects (src/fortran/fort_sentinel.c) whose addresses mark them
     for name, obj, shape in SENTINELS:
-        t = 'TYPE(MPI_Status)' if 'STATUS' in name else 'INTEGER(C_INT)'
+        t = 'TYPE(MPI_Status)' if 'STATUS' in name else \
+            'CHARACTER(LEN=1)' if 'ARGV' in name else 'INTEGER(C_INT)'
         shape = {'(MPI_STATUS_SIZE)': '', '(MPI_STATUS_SIZE,1)': '(1)'}.get(shape, shape)
         out.append('  %s, BIND(C, name="%s_f08") :: %s%s' % (t, obj, name, shape))
-    out += ['  ABSTRACT INTERFACE',
-            '    SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype)',
-            '      IMPORT', '      TYPE(C_PTR), VALUE :: invec, inoutvec',
-            '      INTEGER :: len', '      TYPE(MPI_Datatype) :: datatype', '    END SUBROUTINE',
-            '    SUBROUTINE MPI_User_function_c(invec, inoutvec, len, datatype)',
-            '      IMPORT', '      TYPE(C_PTR), VALUE :: invec, inoutvec',
-            '      INTEGER(KIND=MPI_COUNT_KIND) :: len', '      TYPE(MPI_Datatype) :: datatype',
-            '    END SUBROUTINE',
-            '    SUBROUTINE MPI_Comm_errhandler_function(comm, error_code)',
-            '      IMPORT', '      TYPE(MPI_Comm) :: comm', '      INTEGER :: error_code',
-            '    END SUBROUTINE',
-            '    SUBROUTINE MPI_Win_errhandler_function(win, error_code)',
-            '      IMPORT', '      TYPE(MPI_Win) :: win', '      INTEGER :: error_code',
-            '    END SUBROUTINE',
-            '    SUBROUTINE MPI_File_errhandler_function(file, error_code)',
-            '      IMPORT', '      TYPE(MPI_File) :: file', '      INTEGER :: error_code',
-            '    END SUBROUTINE', '  END INTERFACE']
-    iface, body = sizeof_procs()
-    out += iface
+    out += callback_interfaces()
+    out += ['  PROCEDURE(%s) :: %s' % (iface, name) for name, iface in PREDEFINED_PROCS]
+    out += ['  ' + line.strip() for line in sizeof_interface()]
     eq = ['rx_%s_eq' % h.lower() for h in HANDLES]
     ne = ['rx_%s_ne' % h.lower() for h in HANDLES]
     for op, procs in (('==', eq), ('/=', ne)):
@@ -623,7 +725,6 @@ def gen_f08_module(consts, funcs):
             out += f_interface(f, 'f08', p, specific)
             out.append('  END INTERFACE')
     out.append('CONTAINS')
-    out += body
     for h in HANDLES:
         for op, fn in (('==', 'eq'), ('/=', 'ne')):
             out += ['  ELEMENTAL LOGICAL FUNCTION rx_%s_%s(a, b)' % (h.lower(), fn),
@@ -660,8 +761,9 @@ def main(argv):
             if f.skip:
                 print('%s: %s' % (f.name, f.skip))
         if argv[1] == '--check':
-            print('%d calls bound, %d left out as listed, %d left out unexpectedly'
-                  % (sum(1 for f in funcs if not f.skip), len(SKIPPED), len(unknown)))
+            skipped = sum(1 for f in funcs if f.skip)
+            print('%d calls bound, %d left out as C only, %d left out unexpectedly'
+                  % (len(funcs) - skipped, skipped - len(unknown), len(unknown)))
         return 1 if unknown and argv[1] == '--check' else 0
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -670,7 +772,8 @@ def main(argv):
     consts = parse_constants(text)
     os.makedirs(argv[2], exist_ok=True)
     outputs = {'fort_gen.c': gen_c(funcs), 'mpif.h': gen_mpif(consts, funcs),
-               'mpi.f90': gen_mpi_module(consts, funcs), 'mpi_f08.f90': gen_f08_module(consts, funcs)}
+               'mpi.f90': gen_mpi_module(consts, funcs), 'mpi_f08.f90': gen_f08_module(consts, funcs),
+               'fort_sizeof.f90': gen_sizeof_impl()}
     for name, content in outputs.items():
         path = os.path.join(argv[2], name)
         old = open(path).read() if os.path.exists(path) else None

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Communicator attributes: the predefined keys and user keyvals. */
 #include "mpi_impl.h"
+#include "attr_obj.h"
 #include "errors_user.h"
 
 #include <limits.h>
@@ -10,6 +11,7 @@ typedef struct rx_keyval {
     MPI_Comm_copy_attr_function *copy;
     MPI_Comm_delete_attr_function *del;
     void *extra;
+    void (*release)(void *extra); /* run when the key is gone (rx_keyval_on_release) */
     int id;
     int refs; /* the application's handle (until MPI_Comm_free_keyval) + one per attribute */
 } rx_keyval_t;
@@ -25,6 +27,8 @@ static void rx_keyval_unref(rx_keyval_t *k)
     if (--k->refs > 0)
         return;
     rx_htab_del(&rx_keyval_table, k->id);
+    if (k->release)
+        k->release(k->extra);
     free(k);
 }
 
@@ -128,6 +132,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
     k->copy = copy_fn;
     k->del = delete_fn;
     k->extra = extra_state;
+    k->release = NULL;
     k->refs = 1;
     k->id = rx_htab_add(&rx_keyval_table, k, RX_KEYVAL_FIRST);
     if (k->id < 0) {
@@ -157,6 +162,15 @@ int PMPI_Comm_free_keyval(int *keyval)
     return MPI_SUCCESS;
 }
 RX_ALIAS(Comm_free_keyval)
+
+int rx_keyval_on_release(int keyval, void (*release)(void *extra))
+{
+    rx_keyval_t *k = rx_htab_get(&rx_keyval_table, keyval);
+    if (!k)
+        return rx_obj_keyval_on_release(keyval, release);
+    k->release = release;
+    return MPI_SUCCESS;
+}
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
 {

@@ -20,6 +20,7 @@ typedef struct rx_okey {
     MPI_Type_copy_attr_function *copy;    /* the window form has the same C type */
     MPI_Type_delete_attr_function *del;
     void *extra;
+    void (*release)(void *extra);         /* run when the key is gone (rx_keyval_on_release) */
     int id, refs, freed;                  /* refs: one per attribute, one for the handle */
 } rx_okey_t;
 
@@ -69,6 +70,8 @@ static void rx_okey_unref(rx_okey_t *k)
     if (--k->refs > 0)
         return;
     rx_htab_del(&rx_okey_table, k->id);
+    if (k->release)
+        k->release(k->extra);
     free(k);
 }
 
@@ -154,13 +157,22 @@ int rx_obj_create_keyval(int obj, MPI_Type_copy_attr_function *copy,
     rx_okey_t *k = calloc(1, sizeof *k);
     if (!k)
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
-    *k = (rx_okey_t){obj, copy, del, extra, 0, 1, 0};
+    *k = (rx_okey_t){obj, copy, del, extra, NULL, 0, 1, 0};
     k->id = rx_htab_add(&rx_okey_table, k, RX_OKEY_FIRST);
     if (k->id < 0) {
         free(k);
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of keyvals");
     }
     *keyval = RX_HANDLE(RX_KIND_KEYVAL, k->id);
+    return MPI_SUCCESS;
+}
+
+int rx_obj_keyval_on_release(int keyval, void (*release)(void *extra))
+{
+    rx_okey_t *k = rx_htab_get(&rx_okey_table, keyval);
+    if (!k || k->freed)
+        return MPI_ERR_KEYVAL;
+    k->release = release;
     return MPI_SUCCESS;
 }
 

@@ -15,6 +15,12 @@ int rx_obj_create_keyval(int obj, MPI_Type_copy_attr_function *copy,
                          MPI_Type_delete_attr_function *del, int *keyval, void *extra,
                          const char *fn);
 int rx_obj_free_keyval(int obj, int *keyval, const char *fn);
+/* Have release(extra_state) run once keyval (of a communicator, datatype or
+ * window) is gone: freed, and no attribute left using it. The Fortran
+ * bindings' trampoline state goes this way (src/fortran/fort_callbacks.c).
+ * MPI_ERR_KEYVAL when keyval is no live keyval. */
+int rx_keyval_on_release(int keyval, void (*release)(void *extra));
+int rx_obj_keyval_on_release(int keyval, void (*release)(void *extra));
 int rx_obj_set_attr(int obj, int handle, int keyval, void *value, rx_obj_err_t *err, void *eo,
                     const char *fn);
 int rx_obj_get_attr(int obj, int handle, int keyval, void *value, int *flag, rx_obj_err_t *err,

@@ -24,10 +24,14 @@ rdmx) b=${RDMX_BUILD:-$PWD/build-fort}; fc=$b/bin/rdmx-fort; launcher=("$b/bin/r
 esac
 command -v "$fc" >/dev/null || { echo "run-with.sh: $fc not found" >&2; exit 2; }
 mkdir -p "$out"
-failed=() pass=0
+failed=() pass=0 skipped=0
 for src in "$here"/*.f "$here"/*.f90; do
     name=$(basename "${src%.*}")
     [ "$name" = rxtest ] && continue # the tests' shared module
+    # "! run-with: not IMPL (why)": a test of what IMPL does not have
+    if why=$(grep -m1 "^! run-with: not $impl " "$src"); then
+        echo "SKIP $name: ${why#! run-with: not }"; skipped=$((skipped + 1)); continue
+    fi
     exe="$out/$name"
     # mpif.h programs pass any type as a choice buffer (-fallow-argument-mismatch)
     if ! (cd "$out" && "$fc" -O2 -g -fallow-argument-mismatch "$here/rxtest.f90" "$src" -o "$exe") \
@@ -43,5 +47,5 @@ for src in "$here"/*.f "$here"/*.f90; do
         fi
     done
 done
-echo "$impl: $pass passed, ${#failed[@]} failed${failed:+: ${failed[*]}}"
+echo "$impl: $pass passed, $skipped tests skipped, ${#failed[@]} failed${failed:+: ${failed[*]}}"
 [ ${#failed[@]} -eq 0 ]

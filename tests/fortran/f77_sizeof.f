@@ -1,0 +1,44 @@
+! SPDX-License-Identifier: MIT
+! MPI_SIZEOF through include 'mpif.h' (deprecated since MPI-4.0, still
+! provided): the size of one element of scalars and arrays of several
+! types and kinds. Any rank count.
+! run-with: not mpich (MPICH 4.0's mpif.h has no MPI_SIZEOF)
+      PROGRAM F77SIZEOF
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER IERR, ERRS, RANK, ISZ
+      INTEGER(KIND=1) I1(3)
+      INTEGER(KIND=8) I8
+      REAL R4(2,2)
+      DOUBLE PRECISION D
+      COMPLEX(KIND=8) Z(4)
+      LOGICAL L
+      CHARACTER*7 C
+      ERRS = 0
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
+      CALL MPI_SIZEOF(I1, ISZ, IERR)
+      IF (ISZ .NE. 1 .OR. IERR .NE. MPI_SUCCESS) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(I8, ISZ, IERR)
+      IF (ISZ .NE. 8) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(R4, ISZ, IERR)
+      IF (ISZ .NE. 4) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(D, ISZ, IERR)
+      IF (ISZ .NE. 8) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(Z, ISZ, IERR)
+      IF (ISZ .NE. 16) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(L, ISZ, IERR)
+      IF (ISZ .NE. 4) ERRS = ERRS + 1
+      CALL MPI_SIZEOF(C, ISZ, IERR)
+      IF (ISZ .NE. 7) ERRS = ERRS + 1
+      CALL MPI_ALLREDUCE(MPI_IN_PLACE, ERRS, 1, MPI_INTEGER, MPI_SUM,
+     &     MPI_COMM_WORLD, IERR)
+      IF (RANK .EQ. 0) THEN
+         IF (ERRS .EQ. 0) THEN
+            PRINT '(A)', ' No Errors'
+         ELSE
+            PRINT '(A,I6)', ' Found errors: ', ERRS
+         END IF
+      END IF
+      CALL MPI_FINALIZE(IERR)
+      END

@@ -160,6 +160,9 @@ typedef struct MPI_Status {
 #define MPI_MAX_INFO_VAL 1024
 #define MPI_IN_PLACE      ((void *)-1)
 #define MPI_BOTTOM        ((void *)0)
+/* buffered sends: attach this instead of memory and MPI allocates a copy of
+ * each message (MPI-4.1 §3.6.1) */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 #define MPI_STATUS_IGNORE   ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -939,7 +942,7 @@ RX_MPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcou
                                           const int recvcounts[], const MPI_Aint rdispls[],
                                           const MPI_Datatype recvtypes[], MPI_Comm comm,
                                           MPI_Info info, MPI_Request *request))
-/* their large-count forms (the v and w forms' _init_c are not provided yet) */
+/* their large-count forms */
 RX_MPI_API(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                MPI_Comm comm, MPI_Info info, MPI_Request *request))
 RX_MPI_API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -980,6 +983,49 @@ RX_MPI_API(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count coun
 RX_MPI_API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request))
+RX_MPI_API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const MPI_Count recvcounts[],
+                                 const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request))
+RX_MPI_API(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf,
+                                        const MPI_Count recvcounts[], MPI_Datatype datatype,
+                                        MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request))
+RX_MPI_API(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                             MPI_Datatype sendtype, void *recvbuf,
+                                             const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                             MPI_Request *request))
+RX_MPI_API(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                            const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                            void *recvbuf, const MPI_Count recvcounts[],
+                                            const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RX_MPI_API(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                            const MPI_Aint sdispls[],
+                                            const MPI_Datatype sendtypes[], void *recvbuf,
+                                            const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                            MPI_Info info, MPI_Request *request))
 /* end of persistent collectives */
 /* process management: see src/mpi/dynamic.c for what rdmx provides */
 #define MPI_MAX_PORT_NAME 256
@@ -1410,6 +1456,20 @@ RX_MPI_API(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sen
 /* datatypes, packing, the buffered-send buffer */
 RX_MPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size))
 RX_MPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+/* MPI-4.1 buffers of one communicator or one session for buffered sends */
+RX_MPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+RX_MPI_API(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+RX_MPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+RX_MPI_API(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+RX_MPI_API(int, Comm_flush_buffer, (MPI_Comm comm))
+RX_MPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+RX_MPI_API(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+RX_MPI_API(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+RX_MPI_API(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+RX_MPI_API(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr,
+                                          MPI_Count *size))
+RX_MPI_API(int, Session_flush_buffer, (MPI_Session session))
+RX_MPI_API(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 RX_MPI_API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
                                  MPI_Count *count))
 RX_MPI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))

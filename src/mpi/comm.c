@@ -2,6 +2,7 @@
  * Communicators: the predefined ones, creation (dup, split) with context-id
  * agreement, comparison, names. Attributes live in attr.c. */
 #include "mpi_impl.h"
+#include "bsend.h"
 #include "info_impl.h"
 #include "inter_impl.h"
 #include "coll/neighbor.h"
@@ -94,6 +95,7 @@ int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const 
     rx_ctx_take(id);
     c->errhandler = parent->errhandler;
     rx_errh_attach(c->errhandler);
+    rx_bbuf_comm_inherit(parent, c); /* the session it derives from */
     *out = rx_comm_handle(c);
     return MPI_SUCCESS;
 }
@@ -204,6 +206,7 @@ void rx_comm_reclaim_now(rx_comm_t *c)
         rx_inter_release(c);
     rx_coll_comm_release(c);
     rx_ctx_release((int)(c->ctx / 2));
+    rx_bbuf_comm_gone(c);
     rx_htab_del(&rx_comm_table, c->handle);
     rx_errh_detach(c->errhandler);
     rx_info_destroy(c->hints);

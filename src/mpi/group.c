@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Groups. */
 #include "group_impl.h"
+#include "bsend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +50,14 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 }
 RX_ALIAS(Group_rank)
 
-int rx_group_out(rx_group_t *ng, MPI_Group *newgroup, const char *fn)
+int rx_group_out(rx_group_t *ng, const rx_group_t *from, MPI_Group *newgroup, const char *fn)
 {
     ng->rank = rx_group_rank_of(ng, rx_rt.rank);
     if (rx_group_register(ng) != RX_OK) {
         rx_group_unref(ng);
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of handles");
     }
+    rx_bbuf_group_derived(from, ng);
     *newgroup = RX_HANDLE(RX_KIND_GROUP, ng->handle);
     return MPI_SUCCESS;
 }
@@ -103,7 +105,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
         return rx_mpi_err(NULL, MPI_ERR_NO_MEM, "MPI_Group_incl", "out of memory");
     for (int i = 0; i < n; i++)
         ng->world[i] = g->world[ranks[i]];
-    return rx_group_out(ng, newgroup, "MPI_Group_incl");
+    return rx_group_out(ng, g, newgroup, "MPI_Group_incl");
 }
 RX_ALIAS(Group_incl)
 
@@ -134,7 +136,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
         if (!drop[i])
             ng->world[k++] = g->world[i];
     free(drop);
-    return rx_group_out(ng, newgroup, "MPI_Group_excl");
+    return rx_group_out(ng, g, newgroup, "MPI_Group_excl");
 }
 RX_ALIAS(Group_excl)
 

@@ -50,7 +50,7 @@ static int rx_group_set(MPI_Group group1, MPI_Group group2, int op, MPI_Group *n
         return MPI_SUCCESS;
     }
     ng->size = n;
-    return rx_group_out(ng, newgroup, fn);
+    return rx_group_out(ng, a, newgroup, fn); /* the first group's session, if any */
 }
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)

@@ -24,6 +24,11 @@ rx_group_t *rx_split_group(const int *all, int p, const int *world, int color, i
 int rx_inter_split(rx_comm_t *c, int color, int key, MPI_Comm *newcomm, const char *fn);
 /* MPI_Comm_create on an intercommunicator: g is a subset of the local group. */
 int rx_inter_create(rx_comm_t *c, rx_group_t *g, MPI_Comm *newcomm, const char *fn);
+/* A new intercommunicator between local group lg (the caller a member) and
+ * remote group rg, with the ids agreed (ids[1] for its local communicator);
+ * errors in parent's name. */
+int rx_inter_make(rx_comm_t *parent, rx_group_t *lg, rx_group_t *rg, const int ids[2],
+                  MPI_Comm *out, const char *fn);
 /* Free the hidden communicators of c (from rx_comm_reclaim_now). */
 void rx_inter_release(rx_comm_t *c);
 /* The tag the members of a creation from groups derive from its string tag

@@ -10,6 +10,7 @@
  * each leader broadcasts the result in its group, so all members pick the
  * same lowest ids. */
 #include "inter_impl.h"
+#include "bsend.h"
 #include "info_impl.h"
 
 #include <stdio.h>
@@ -263,6 +264,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     rc = PMPI_Intercomm_create(lcomm, local_leader, MPI_COMM_WORLD, rg->world[remote_leader], tag,
                                newintercomm);
     PMPI_Comm_free(&lcomm);
+    if (rc == MPI_SUCCESS) /* a session's groups: the session's buffered-send buffer */
+        rx_bbuf_tie_comm_to_group(rx_comm_get(*newintercomm), lg);
     if (rc == MPI_SUCCESS && errhandler != MPI_ERRHANDLER_NULL &&
         (rc = PMPI_Comm_set_errhandler(*newintercomm, errhandler)) != MPI_SUCCESS)
         PMPI_Comm_free(newintercomm);

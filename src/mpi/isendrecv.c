@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * Requests made of others (MPI-4): MPI_Isendrecv and MPI_Isendrecv_replace
- * complete when their send and receive both have; MPI_Buffer_iflush when
- * every buffered message has left the attached buffer. A progress hook
+ * complete when their send and receive both have; the iflush calls of
+ * buffered sends (bsend.h) when every message has left their buffer. A progress hook
  * watches them and completes the program's request, which carries the
  * receive's status. */
-#include "mpi_impl.h"
 #include "bigcount.h"
+#include "bsend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,9 @@ typedef struct rx_watch {
     rx_req_t *req;          /* the program's request */
     MPI_Request part[2];    /* the receive and the send (MPI_REQUEST_NULL: none) */
     void *tmp;              /* Isendrecv_replace: the packed copy being sent */
-    int flush;              /* Buffer_iflush */
+    int flush;              /* an iflush: of the buffer of (flush_kind, flush_id) */
+    int flush_kind;
+    uintptr_t flush_id;
 } rx_watch_t;
 
 static rx_watch_t *rx_watches;
@@ -28,7 +30,7 @@ static rx_req_t *rx_part(MPI_Request h)
 static int rx_watch_done(const rx_watch_t *w)
 {
     if (w->flush)
-        return rx_bsend_idle();
+        return rx_bbuf_idle(w->flush_kind, w->flush_id);
     for (int i = 0; i < 2; i++) {
         rx_req_t *p = rx_part(w->part[i]);
         if (p && !p->complete)
@@ -205,28 +207,17 @@ RX_COUNT_FORMS(Isendrecv_replace, RX_ISENDRECV_REPLACE_PARAMS,
                return rx_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
                                            comm, request, fn);)
 
-int PMPI_Buffer_flush(void)
+int rx_watch_flush(int kind, uintptr_t id, rx_comm_t *c, MPI_Request *request, const char *fn)
 {
-    RX_CHECK_INIT("MPI_Buffer_flush");
-    RX_WAIT_UNTIL(rx_bsend_idle());
-    return MPI_SUCCESS;
-}
-RX_ALIAS(Buffer_flush)
-
-int PMPI_Buffer_iflush(MPI_Request *request)
-{
-    const char *fn = "MPI_Buffer_iflush";
-    RX_CHECK_INIT(fn);
-    if (!request)
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "request is NULL");
     rx_watch_t *w = calloc(1, sizeof *w);
     if (!w)
-        return rx_mpi_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     w->flush = 1;
+    w->flush_kind = kind;
+    w->flush_id = id;
     w->part[0] = w->part[1] = MPI_REQUEST_NULL;
-    return rx_watch_start(w, NULL, request, fn);
+    return rx_watch_start(w, c, request, fn);
 }
-RX_ALIAS(Buffer_iflush)
 
 /* Profiling control: rdmx's own instrumentation (RDMX_TRACE) counts every
  * message regardless, so the level is accepted and has no effect, as

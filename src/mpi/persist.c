@@ -6,7 +6,8 @@
  * persistent collectives and partitioned sends, to persist_coll.c and
  * partitioned.c). Wait and
  * Test (wait.c) leave a completed persistent request allocated and inactive;
- * MPI_Request_free releases it. */
+ * MPI_Request_free releases it, or, while its operation is under way, a
+ * progress hook does once that operation completes. */
 #include "persist_impl.h"
 #include "bigcount.h"
 
@@ -176,3 +177,62 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     return MPI_SUCCESS;
 }
 RX_ALIAS(Startall)
+
+/* A persistent point-to-point or partitioned request goes, with the
+ * datatype reference its init call took. */
+static void rx_persist_release(rx_req_t *r)
+{
+    if (r->user_dtype)
+        rx_dtype_unref((rx_dtype_t *)r->user_dtype);
+    rx_req_release(r);
+}
+
+/* Requests freed while their operation was under way, by request id. */
+static int *rx_pfreed;
+static int rx_npfreed, rx_pfreed_cap;
+
+static int rx_persist_reap(void)
+{
+    int n = 0, k = 0;
+    for (int i = 0; i < rx_npfreed; i++) {
+        rx_req_t *r = rx_req_lookup(rx_pfreed[i]);
+        if (r && r->complete) {
+            rx_mpi_recv_unpack(r); /* what a Wait would have done: a staged receive lands */
+            rx_persist_release(r);
+            n++;
+        } else if (r) {
+            rx_pfreed[k++] = rx_pfreed[i];
+        }
+    }
+    rx_npfreed = k;
+    return n;
+}
+
+int rx_persist_free(rx_req_t *r)
+{
+    int active = r->persistent_active && !r->complete;
+    if (r->p_mode == RX_PMODE_COLL) { /* persist_coll.c's hook lets go of its state */
+        if (active)
+            r->user_freed = 1;
+        else
+            rx_req_release(r);
+        return RX_OK;
+    }
+    if (!active) {
+        rx_persist_release(r);
+        return RX_OK;
+    }
+    if (rx_npfreed == rx_pfreed_cap) {
+        int cap = rx_pfreed_cap ? 2 * rx_pfreed_cap : 16;
+        int *p = realloc(rx_pfreed, sizeof *p * (size_t)cap);
+        if (!p)
+            return RX_ERR_NOMEM;
+        rx_pfreed = p;
+        rx_pfreed_cap = cap;
+    }
+    if (rx_progress_hook_add(rx_persist_reap) != 0)
+        return RX_ERR_NOMEM;
+    r->user_freed = 1; /* the handle is no longer valid */
+    rx_pfreed[rx_npfreed++] = r->index;
+    return RX_OK;
+}

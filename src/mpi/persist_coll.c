@@ -39,8 +39,9 @@ typedef struct rx_pcoll {
     int root;
     MPI_Datatype stype, rtype;
     MPI_Op op;
-    const int *scounts, *sdispls, *rcounts, *rdispls;
-    const MPI_Aint *sdispls_a, *rdispls_a;
+    /* the v and w forms' arrays: int ones, or (wide) those of the _c form */
+    const void *scounts, *sdispls, *rcounts, *rdispls;
+    int wide;
     const MPI_Datatype *stypes, *rtypes;
     MPI_Datatype *held;       /* the w forms: the per-peer types the request holds */
     int nheld;
@@ -119,6 +120,11 @@ static int rx_pcoll_hold_arrays(rx_pcoll_t *p, rx_comm_t *c, int neighbor)
     return RX_OK;
 }
 
+/* The v and w forms: the nonblocking call of the init call's form (the
+ * arrays convert from const void * to either). */
+#define RX_PC_FORM(name, ...) \
+    (p->wide ? PMPI_##name##_c(__VA_ARGS__) : PMPI_##name(__VA_ARGS__))
+
 /* Run the nonblocking form of p's collective. */
 static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
 {
@@ -129,35 +135,36 @@ static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
         return PMPI_Igather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
                             p->comm, q);
     case PC_GATHERV:
-        return PMPI_Igatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
-                             p->rtype, p->root, p->comm, q);
+        return RX_PC_FORM(Igatherv, p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
+                          p->rtype, p->root, p->comm, q);
     case PC_SCATTER:
         return PMPI_Iscatter_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype, p->root,
                              p->comm, q);
     case PC_SCATTERV:
-        return PMPI_Iscatterv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, (int)p->rcount,
-                              p->rtype, p->root, p->comm, q);
+        return RX_PC_FORM(Iscatterv, p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcount,
+                          p->rtype, p->root, p->comm, q);
     case PC_ALLGATHER:
         return PMPI_Iallgather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
                                p->comm, q);
     case PC_ALLGATHERV:
-        return PMPI_Iallgatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts, p->rdispls,
-                                p->rtype, p->comm, q);
+        return RX_PC_FORM(Iallgatherv, p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts,
+                          p->rdispls, p->rtype, p->comm, q);
     case PC_ALLTOALL:
         return PMPI_Ialltoall_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount, p->rtype,
                               p->comm, q);
     case PC_ALLTOALLV:
-        return PMPI_Ialltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf, p->rcounts,
-                               p->rdispls, p->rtype, p->comm, q);
+        return RX_PC_FORM(Ialltoallv, p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
+                          p->rcounts, p->rdispls, p->rtype, p->comm, q);
     case PC_ALLTOALLW:
-        return PMPI_Ialltoallw(p->sbuf, p->scounts, p->sdispls, p->stypes, p->rbuf, p->rcounts,
-                               p->rdispls, p->rtypes, p->comm, q);
+        return RX_PC_FORM(Ialltoallw, p->sbuf, p->scounts, p->sdispls, p->stypes, p->rbuf,
+                          p->rcounts, p->rdispls, p->rtypes, p->comm, q);
     case PC_REDUCE:
         return PMPI_Ireduce_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->root, p->comm, q);
     case PC_ALLREDUCE:
         return PMPI_Iallreduce_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op, p->comm, q);
     case PC_REDUCE_SCATTER:
-        return PMPI_Ireduce_scatter(p->sbuf, p->rbuf, p->rcounts, p->rtype, p->op, p->comm, q);
+        return RX_PC_FORM(Ireduce_scatter, p->sbuf, p->rbuf, p->rcounts, p->rtype, p->op, p->comm,
+                          q);
     case PC_REDUCE_SCATTER_BLOCK:
         return PMPI_Ireduce_scatter_block_c(p->sbuf, p->rbuf, p->rcount, p->rtype, p->op,
                                             p->comm, q);
@@ -168,17 +175,17 @@ static int rx_pcoll_issue(rx_pcoll_t *p, MPI_Request *q)
         return PMPI_Ineighbor_allgather_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
                                           p->rtype, p->comm, q);
     case PC_NB_ALLGATHERV:
-        return PMPI_Ineighbor_allgatherv(p->sbuf, (int)p->scount, p->stype, p->rbuf, p->rcounts,
-                                         p->rdispls, p->rtype, p->comm, q);
+        return RX_PC_FORM(Ineighbor_allgatherv, p->sbuf, p->scount, p->stype, p->rbuf, p->rcounts,
+                          p->rdispls, p->rtype, p->comm, q);
     case PC_NB_ALLTOALL:
         return PMPI_Ineighbor_alltoall_c(p->sbuf, p->scount, p->stype, p->rbuf, p->rcount,
                                          p->rtype, p->comm, q);
     case PC_NB_ALLTOALLV:
-        return PMPI_Ineighbor_alltoallv(p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
-                                        p->rcounts, p->rdispls, p->rtype, p->comm, q);
+        return RX_PC_FORM(Ineighbor_alltoallv, p->sbuf, p->scounts, p->sdispls, p->stype, p->rbuf,
+                          p->rcounts, p->rdispls, p->rtype, p->comm, q);
     default:
-        return PMPI_Ineighbor_alltoallw(p->sbuf, p->scounts, p->sdispls_a, p->stypes, p->rbuf,
-                                        p->rcounts, p->rdispls_a, p->rtypes, p->comm, q);
+        return RX_PC_FORM(Ineighbor_alltoallw, p->sbuf, p->scounts, p->sdispls, p->stypes,
+                          p->rbuf, p->rcounts, p->rdispls, p->rtypes, p->comm, q);
     }
 }
 
@@ -412,42 +419,9 @@ RX_COUNT_FORMS(Gather_init, RX_ROOTED_INIT_PARAMS,
                return rx_pcoll_rooted_move(PC_GATHER, sendbuf, sendcount, sendtype, recvbuf,
                                            recvcount, recvtype, root, comm, info, request, fn);)
 
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    const char *fn = "MPI_Gatherv_init";
-    RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, root, 1, fn);
-    RX_PC_MOVE(PC_GATHERV);
-    p.scount = sendcount;
-    p.rcounts = recvcounts;
-    p.rdispls = displs;
-    p.root = root;
-    RX_PC_END(fn);
-}
-RX_ALIAS(Gatherv_init)
-
 RX_COUNT_FORMS(Scatter_init, RX_ROOTED_INIT_PARAMS,
                return rx_pcoll_rooted_move(PC_SCATTER, sendbuf, sendcount, sendtype, recvbuf,
                                            recvcount, recvtype, root, comm, info, request, fn);)
-
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    const char *fn = "MPI_Scatterv_init";
-    RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_two_sides(c, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, root, 0, fn);
-    RX_PC_MOVE(PC_SCATTERV);
-    p.scounts = sendcounts;
-    p.sdispls = displs;
-    p.rcount = recvcount;
-    p.root = root;
-    RX_PC_END(fn);
-}
-RX_ALIAS(Scatterv_init)
 
 /* Allgather, alltoall and the neighbourhood forms with one count a side. */
 static int rx_pcoll_flat(int kind, const void *sendbuf, MPI_Count sendcount,
@@ -475,125 +449,120 @@ RX_FLAT_INIT_FORMS(Alltoall_init, PC_ALLTOALL)
 RX_FLAT_INIT_FORMS(Neighbor_allgather_init, PC_NB_ALLGATHER)
 RX_FLAT_INIT_FORMS(Neighbor_alltoall_init, PC_NB_ALLTOALL)
 
-/* Allgatherv and its neighbourhood form: one send count, receive arrays. */
-static int rx_pcoll_gatherv_all(int kind, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request, const char *fn)
+/* One side of a v or w form: per-peer counts and displacements (and, in a
+ * w form, datatypes), or one count and datatype. */
+typedef struct rx_pc_vside {
+    const void *buf;
+    MPI_Count count;
+    const void *counts, *displs;
+    MPI_Datatype type;
+    const MPI_Datatype *types;
+} rx_pc_vside_t;
+
+#define RX_PC_ONE(buf, count, type) ((rx_pc_vside_t){(buf), (count), NULL, NULL, (type), NULL})
+#define RX_PC_V(buf, counts, displs, type) \
+    ((rx_pc_vside_t){(buf), 0, (counts), (displs), (type), NULL})
+#define RX_PC_W(buf, counts, displs, types) \
+    ((rx_pc_vside_t){(buf), 0, (counts), (displs), MPI_DATATYPE_NULL, (types)})
+/* the counts of the _c form are MPI_Count */
+#define RX_PC_WIDE(counts) (sizeof *(counts) == sizeof(MPI_Count))
+
+/* The v and w forms and reduce_scatter, int or _c (wide). The sides given
+ * by arrays, and the w forms' per-peer datatypes (their number depends on
+ * the group or the topology), are checked by the nonblocking call at each
+ * start. */
+static int rx_pcoll_vector(int kind, int wide, rx_pc_vside_t s, rx_pc_vside_t r, int root,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request,
+                           const char *fn)
 {
     RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_two_sides(c, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, RX_NO_ROOT,
-                            1, fn);
-    RX_PC_MOVE(kind);
-    p.scount = sendcount;
-    p.rcounts = recvcounts;
-    p.rdispls = displs;
+    if (kind == PC_REDUCE_SCATTER)
+        rc = rx_pcoll_reduction(c, 0, r.type, op, fn);
+    else if (kind != PC_ALLTOALLW && kind != PC_NB_ALLTOALLW)
+        rc = rx_pcoll_two_sides(c, s.buf, s.count, s.type, r.buf, r.count, r.type, root,
+                                kind == PC_GATHERV, fn);
+    p.kind = kind;
+    p.wide = wide;
+    p.sbuf = s.buf;
+    p.scount = s.count;
+    p.scounts = s.counts;
+    p.sdispls = s.displs;
+    p.stype = s.type;
+    p.stypes = s.types;
+    p.rbuf = (void *)r.buf;
+    p.rcount = r.count;
+    p.rcounts = r.counts;
+    p.rdispls = r.displs;
+    p.rtype = r.type;
+    p.rtypes = r.types;
+    p.root = root;
+    p.op = op;
     RX_PC_END(fn);
 }
 
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, const int recvcounts[], const int displs[],
-                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request)
-{
-    return rx_pcoll_gatherv_all(PC_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                displs, recvtype, comm, info, request, "MPI_Allgatherv_init");
-}
-RX_ALIAS(Allgatherv_init)
+#define RX_GATHERV_INIT_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf,               \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, \
+     MPI_Info info, MPI_Request *request)
+RX_COUNT_FORMS(Gatherv_init, RX_GATHERV_INIT_PARAMS,
+               return rx_pcoll_vector(PC_GATHERV, RX_PC_WIDE(recvcounts),
+                                      RX_PC_ONE(sendbuf, sendcount, sendtype),
+                                      RX_PC_V(recvbuf, recvcounts, displs, recvtype), root,
+                                      MPI_OP_NULL, comm, info, request, fn);)
 
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    return rx_pcoll_gatherv_all(PC_NB_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf,
-                                recvcounts, displs, recvtype, comm, info, request,
-                                "MPI_Neighbor_allgatherv_init");
-}
-RX_ALIAS(Neighbor_allgatherv_init)
+#define RX_SCATTERV_INIT_PARAMS(C, D, A)                                                   \
+    (const void *sendbuf, const C sendcounts[], const D displs[], MPI_Datatype sendtype,  \
+     void *recvbuf, C recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,           \
+     MPI_Info info, MPI_Request *request)
+RX_COUNT_FORMS(Scatterv_init, RX_SCATTERV_INIT_PARAMS,
+               return rx_pcoll_vector(PC_SCATTERV, RX_PC_WIDE(sendcounts),
+                                      RX_PC_V(sendbuf, sendcounts, displs, sendtype),
+                                      RX_PC_ONE(recvbuf, recvcount, recvtype), root, MPI_OP_NULL,
+                                      comm, info, request, fn);)
+
+/* Allgatherv and its neighbourhood form: one send count, receive arrays. */
+#define RX_ALLGATHERV_INIT_PARAMS(C, D, A)                                                  \
+    (const void *sendbuf, C sendcount, MPI_Datatype sendtype, void *recvbuf,              \
+     const C recvcounts[], const D displs[], MPI_Datatype recvtype, MPI_Comm comm,        \
+     MPI_Info info, MPI_Request *request)
+#define RX_ALLGATHERV_INIT_FORMS(name, kind)                                               \
+    RX_COUNT_FORMS(name, RX_ALLGATHERV_INIT_PARAMS,                                        \
+                   return rx_pcoll_vector(kind, RX_PC_WIDE(recvcounts),                    \
+                                          RX_PC_ONE(sendbuf, sendcount, sendtype),         \
+                                          RX_PC_V(recvbuf, recvcounts, displs, recvtype),  \
+                                          RX_NO_ROOT, MPI_OP_NULL, comm, info, request, fn);)
+RX_ALLGATHERV_INIT_FORMS(Allgatherv_init, PC_ALLGATHERV)
+RX_ALLGATHERV_INIT_FORMS(Neighbor_allgatherv_init, PC_NB_ALLGATHERV)
 
 /* Alltoallv and its neighbourhood form. */
-static int rx_pcoll_alltoallv(int kind, const void *sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                              MPI_Request *request, const char *fn)
-{
-    RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_two_sides(c, sendbuf, 0, sendtype, recvbuf, 0, recvtype, RX_NO_ROOT, 1, fn);
-    RX_PC_MOVE(kind);
-    p.scounts = sendcounts;
-    p.sdispls = sdispls;
-    p.rcounts = recvcounts;
-    p.rdispls = rdispls;
-    RX_PC_END(fn);
-}
+#define RX_ALLTOALLV_INIT_PARAMS(C, D, A)                                                  \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[], MPI_Datatype sendtype, \
+     void *recvbuf, const C recvcounts[], const D rdispls[], MPI_Datatype recvtype,       \
+     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+#define RX_ALLTOALLV_INIT_FORMS(name, kind)                                                \
+    RX_COUNT_FORMS(name, RX_ALLTOALLV_INIT_PARAMS,                                         \
+                   return rx_pcoll_vector(kind, RX_PC_WIDE(sendcounts),                    \
+                                          RX_PC_V(sendbuf, sendcounts, sdispls, sendtype), \
+                                          RX_PC_V(recvbuf, recvcounts, rdispls, recvtype), \
+                                          RX_NO_ROOT, MPI_OP_NULL, comm, info, request, fn);)
+RX_ALLTOALLV_INIT_FORMS(Alltoallv_init, PC_ALLTOALLV)
+RX_ALLTOALLV_INIT_FORMS(Neighbor_alltoallv_init, PC_NB_ALLTOALLV)
 
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    return rx_pcoll_alltoallv(PC_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                              recvcounts, rdispls, recvtype, comm, info, request,
-                              "MPI_Alltoallv_init");
-}
-RX_ALIAS(Alltoallv_init)
-
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                 const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
-{
-    return rx_pcoll_alltoallv(PC_NB_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                              recvcounts, rdispls, recvtype, comm, info, request,
-                              "MPI_Neighbor_alltoallv_init");
-}
-RX_ALIAS(Neighbor_alltoallv_init)
-
-/* The w forms: per-peer datatypes, checked by the nonblocking call at
- * each start (their number depends on the group or the topology). */
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    RX_PC_BEGIN("MPI_Alltoallw_init", comm);
-    (void)c;
-    p.kind = PC_ALLTOALLW;
-    p.sbuf = sendbuf;
-    p.rbuf = recvbuf;
-    p.scounts = sendcounts;
-    p.sdispls = sdispls;
-    p.stypes = sendtypes;
-    p.rcounts = recvcounts;
-    p.rdispls = rdispls;
-    p.rtypes = recvtypes;
-    RX_PC_END("MPI_Alltoallw_init");
-}
-RX_ALIAS(Alltoallw_init)
-
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
-{
-    RX_PC_BEGIN("MPI_Neighbor_alltoallw_init", comm);
-    (void)c;
-    p.kind = PC_NB_ALLTOALLW;
-    p.sbuf = sendbuf;
-    p.rbuf = recvbuf;
-    p.scounts = sendcounts;
-    p.sdispls_a = sdispls;
-    p.stypes = sendtypes;
-    p.rcounts = recvcounts;
-    p.rdispls_a = rdispls;
-    p.rtypes = recvtypes;
-    RX_PC_END("MPI_Neighbor_alltoallw_init");
-}
-RX_ALIAS(Neighbor_alltoallw_init)
+/* The w forms: displacements in bytes, int in MPI_Alltoallw_init's int form
+ * (D), MPI_Aint in every form of the neighbourhood one. */
+#define RX_ALLTOALLW_INIT_PARAMS(C, D, A)                                                   \
+    (const void *sendbuf, const C sendcounts[], const D sdispls[],                       \
+     const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[], const D rdispls[], \
+     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+#define RX_NB_ALLTOALLW_INIT_PARAMS(C, D, A) RX_ALLTOALLW_INIT_PARAMS(C, MPI_Aint, A)
+#define RX_ALLTOALLW_INIT_FORMS(name, params, kind)                                         \
+    RX_COUNT_FORMS(name, params,                                                            \
+                   return rx_pcoll_vector(kind, RX_PC_WIDE(sendcounts),                     \
+                                          RX_PC_W(sendbuf, sendcounts, sdispls, sendtypes), \
+                                          RX_PC_W(recvbuf, recvcounts, rdispls, recvtypes), \
+                                          RX_NO_ROOT, MPI_OP_NULL, comm, info, request, fn);)
+RX_ALLTOALLW_INIT_FORMS(Alltoallw_init, RX_ALLTOALLW_INIT_PARAMS, PC_ALLTOALLW)
+RX_ALLTOALLW_INIT_FORMS(Neighbor_alltoallw_init, RX_NB_ALLTOALLW_INIT_PARAMS, PC_NB_ALLTOALLW)
 
 /* Reductions with one count (reduce, allreduce, scans, reduce_scatter_block). */
 static int rx_pcoll_reduce(int kind, const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -633,19 +602,11 @@ RX_ALLRED_INIT_FORMS(Reduce_scatter_block_init, PC_REDUCE_SCATTER_BLOCK)
 RX_ALLRED_INIT_FORMS(Scan_init, PC_SCAN)
 RX_ALLRED_INIT_FORMS(Exscan_init, PC_EXSCAN)
 
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
-{
-    const char *fn = "MPI_Reduce_scatter_init";
-    RX_PC_BEGIN(fn, comm);
-    rc = rx_pcoll_reduction(c, 0, datatype, op, fn);
-    p.kind = PC_REDUCE_SCATTER;
-    p.sbuf = sendbuf;
-    p.rbuf = recvbuf;
-    p.rcounts = recvcounts;
-    p.rtype = datatype;
-    p.op = op;
-    RX_PC_END(fn);
-}
-RX_ALIAS(Reduce_scatter_init)
+#define RX_RS_INIT_PARAMS(C, D, A)                                                      \
+    (const void *sendbuf, void *recvbuf, const C recvcounts[], MPI_Datatype datatype,   \
+     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RX_COUNT_FORMS(Reduce_scatter_init, RX_RS_INIT_PARAMS,
+               return rx_pcoll_vector(PC_REDUCE_SCATTER, RX_PC_WIDE(recvcounts),
+                                      RX_PC_ONE(sendbuf, 0, MPI_DATATYPE_NULL),
+                                      RX_PC_V(recvbuf, recvcounts, NULL, datatype), RX_NO_ROOT,
+                                      op, comm, info, request, fn);)

@@ -22,6 +22,10 @@ int rx_persist_make(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 /* Hand an armed persistent send or receive to the p2p layer. */
 int rx_persist_send_now(rx_req_t *r, const char *fn);
 
+/* MPI_Request_free of a persistent request: released now, or once the
+ * operation it runs completes (RX_ERR_NOMEM: no room to watch it). */
+int rx_persist_free(rx_req_t *r);
+
 /* MPI_Start of a persistent collective: starts its nonblocking form. */
 int rx_pcoll_start(rx_req_t *r);
 /* MPI_Start of a partitioned send: no partition is ready yet. */

@@ -6,7 +6,11 @@
  * process: a session opened after it stopped fails with MPI_ERR_SESSION.
  * Two process sets exist, "mpi://WORLD" and "mpi://SELF"; their groups give
  * communicators through MPI_Comm_create_from_group, whose string tag keeps
- * concurrent creations over overlapping groups apart. */
+ * concurrent creations over overlapping groups apart. A session may have a
+ * buffer for the buffered sends of the communicators derived from it
+ * (MPI-4.1 §3.6.1, bsend.h). */
+#include "bigcount.h"
+#include "bsend.h"
 #include "env_share.h"
 #include "errors_user.h"
 #include "info_impl.h"
@@ -136,6 +140,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     if (*session == MPI_SESSION_NULL && rx_sessions_open > 0)
         return rx_session_err(NULL, MPI_ERR_SESSION, fn, "invalid session (MPI_SESSION_NULL)");
     RX_GET_SESSION(s, *session, fn);
+    rx_bbuf_session_gone(s->handle); /* its buffered messages leave first */
     rx_htab_del(&rx_session_table, s->handle);
     rx_errh_detach(s->errhandler);
     rx_info_destroy(s->info);
@@ -277,7 +282,10 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     int i = rx_pset_index(pset_name);
     if (i < 0)
         return rx_session_err(s, MPI_ERR_ARG, fn, "no process set '%.64s'", pset_name);
-    return PMPI_Comm_group(i == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF, newgroup);
+    int rc = PMPI_Comm_group(i == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF, newgroup);
+    if (rc == MPI_SUCCESS)
+        rx_bbuf_tie_group(rx_group_get(*newgroup), s->handle);
+    return rc;
 }
 RX_ALIAS(Group_from_session_pset)
 
@@ -302,6 +310,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     rc = PMPI_Comm_create_group(MPI_COMM_WORLD, group, rx_string_tag(stringtag), newcomm);
     if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL)
         return rc;
+    rx_bbuf_tie_comm_to_group(rx_comm_get(*newcomm), rx_group_get(group));
     if (errhandler != MPI_ERRHANDLER_NULL)
         rc = PMPI_Comm_set_errhandler(*newcomm, errhandler);
     if (rc == MPI_SUCCESS && info != MPI_INFO_NULL)
@@ -309,3 +318,49 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     return rc;
 }
 RX_ALIAS(Comm_create_from_group)
+
+/* ---- the session's buffer for buffered sends (MPI-4.1 §3.6.1) ---------------- */
+
+#define RX_SESSION_BBUF_ERR(s, cls, fn, why) \
+    ((cls) == MPI_SUCCESS ? (cls) : rx_session_err(s, cls, fn, "%s", why))
+
+#define RX_SESSION_ATTACH_PARAMS(C, D, A) (MPI_Session session, void *buffer, C size)
+RX_COUNT_FORMS(Session_attach_buffer, RX_SESSION_ATTACH_PARAMS, {
+    RX_GET_SESSION(s, session, fn);
+    const char *why = "";
+    int cls = rx_bbuf_attach(RX_BBUF_SESSION, (uintptr_t)s->handle, buffer, size, &why);
+    return RX_SESSION_BBUF_ERR(s, cls, fn, why);
+})
+
+/* The int form reports MPI_ERR_COUNT for a buffer beyond INT_MAX bytes
+ * (attached by the _c form) and keeps it attached. */
+#define RX_SESSION_DETACH_PARAMS(C, D, A) (MPI_Session session, void *buffer_addr, C *size)
+RX_COUNT_FORMS(Session_detach_buffer, RX_SESSION_DETACH_PARAMS, {
+    RX_GET_SESSION(s, session, fn);
+    const char *why = "";
+    MPI_Count n;
+    int cls = rx_bbuf_detach(RX_BBUF_SESSION, (uintptr_t)s->handle, buffer_addr,
+                             size ? &n : NULL, sizeof *size == 4 ? INT32_MAX : INT64_MAX, &why);
+    if (cls == MPI_SUCCESS)
+        *size = n;
+    return RX_SESSION_BBUF_ERR(s, cls, fn, why);
+})
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    RX_GET_SESSION(s, session, "MPI_Session_flush_buffer");
+    rx_bbuf_flush(RX_BBUF_SESSION, (uintptr_t)s->handle);
+    return MPI_SUCCESS;
+}
+RX_ALIAS(Session_flush_buffer)
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    const char *fn = "MPI_Session_iflush_buffer";
+    RX_GET_SESSION(s, session, fn);
+    if (!request)
+        return rx_session_err(s, MPI_ERR_ARG, fn, "request is NULL");
+    /* errors of the request go to the world's handler: it has no communicator */
+    return rx_watch_flush(RX_BBUF_SESSION, (uintptr_t)s->handle, NULL, request, fn);
+}
+RX_ALIAS(Session_iflush_buffer)

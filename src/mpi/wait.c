@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Completion: Wait / Test and their any / all / some forms, cancel, free. */
 #include "grequest.h"
+#include "persist_impl.h"
 
 #include <stdlib.h>
 
@@ -277,19 +278,42 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
 }
 RX_ALIAS(Testany)
 
+static int rx_peek_status(rx_req_t *r, MPI_Status *status);
+
+/* MPI_Waitsome (block), MPI_Testsome and MPI_Request_get_status_some (peek:
+ * statuses of the completed requests, which stay as they are): the checks,
+ * progress (until a request completes, or once), then every completed
+ * request reported. All requests null or inactive: *outcount MPI_UNDEFINED. */
 static int rx_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                   MPI_Status statuses[], const char *fn)
+                   MPI_Status statuses[], int block, int peek, const char *fn)
 {
+    RX_CHECK_INIT(fn);
+    int rc = rx_check_array(incount, reqs, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!outcount || (incount > 0 && !indices))
+        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
     int n = 0, any_err = 0;
+    if (block) {
+        RX_WAIT_UNTIL((n = rx_find_complete(incount, reqs)) != -1);
+    } else if ((n = rx_find_complete(incount, reqs)) == -1) {
+        rx_progress();
+        n = rx_find_complete(incount, reqs);
+    }
+    if (n == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
     rx_comm_t *errc = NULL;
+    n = 0;
     for (int i = 0; i < incount; i++) {
         int bad;
         rx_req_t *r = rx_req_of(reqs[i], &bad);
         if (!r || !r->complete)
             continue;
         rx_comm_t *c = r->comm;
-        int err = rx_mpi_req_finish(&reqs[i], r, rx_status_at(statuses, n));
-        if (err) {
+        MPI_Status *st = rx_status_at(statuses, n);
+        if (peek ? rx_peek_status(r, st) : rx_mpi_req_finish(&reqs[i], r, st)) {
             any_err = 1;
             errc = c;
         }
@@ -302,39 +326,16 @@ static int rx_some(int incount, MPI_Request reqs[], int *outcount, int indices[]
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    const char *fn = "MPI_Waitsome";
-    RX_CHECK_INIT(fn);
-    int rc = rx_check_array(incount, array_of_requests, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!outcount || (incount > 0 && !array_of_indices))
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
-    int i;
-    RX_WAIT_UNTIL((i = rx_find_complete(incount, array_of_requests)) != -1);
-    if (i == -2) {
-        *outcount = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, fn);
+    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 1,
+                   0, "MPI_Waitsome");
 }
 RX_ALIAS(Waitsome)
 
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    const char *fn = "MPI_Testsome";
-    RX_CHECK_INIT(fn);
-    int rc = rx_check_array(incount, array_of_requests, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!outcount || (incount > 0 && !array_of_indices))
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
-    rx_progress();
-    if (rx_find_complete(incount, array_of_requests) == -2) {
-        *outcount = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, fn);
+    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 0,
+                   0, "MPI_Testsome");
 }
 RX_ALIAS(Testsome)
 
@@ -352,11 +353,14 @@ int PMPI_Request_free(MPI_Request *request)
         int rc = rx_greq_free(r);
         return rc == MPI_SUCCESS ? rc : rx_mpi_err(NULL, rc, "MPI_Request_free", "free_fn failed");
     }
-    int persistent = r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV;
-    if (r->complete || (persistent && !r->persistent_active))
+    if (r->kind == RX_REQ_PSEND || r->kind == RX_REQ_PRECV) {
+        if (rx_persist_free(r) != RX_OK)
+            return rx_mpi_err(r->comm, MPI_ERR_NO_MEM, "MPI_Request_free", "out of memory");
+    } else if (r->complete) {
         rx_req_release(r);
-    else
+    } else {
         r->user_freed = 1; /* released when the operation completes */
+    }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -457,35 +461,8 @@ RX_ALIAS(Request_get_status_all)
 int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
                                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    const char *fn = "MPI_Request_get_status_some";
-    RX_CHECK_INIT(fn);
-    int rc = rx_check_array(incount, array_of_requests, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!outcount || (incount > 0 && !array_of_indices))
-        return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
-    int i = rx_find_complete(incount, array_of_requests);
-    if (i == -1)
-        rx_progress();
-    if (i == -2) {
-        *outcount = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    int n = 0, any_err = 0;
-    rx_comm_t *errc = NULL;
-    for (i = 0; i < incount; i++) {
-        int bad;
-        rx_req_t *r = rx_req_of(array_of_requests[i], &bad);
-        if (!r || !r->complete)
-            continue;
-        if (rx_peek_status(r, rx_status_at(array_of_statuses, n)) != MPI_SUCCESS) {
-            any_err = 1;
-            errc = r->comm;
-        }
-        array_of_indices[n++] = i;
-    }
-    *outcount = n;
-    return any_err ? rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed") : MPI_SUCCESS;
+    return rx_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 0,
+                   1, "MPI_Request_get_status_some");
 }
 RX_ALIAS(Request_get_status_some)
 

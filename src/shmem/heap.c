@@ -11,14 +11,14 @@
 #define _GNU_SOURCE
 #include "shmem_impl.h"
 #include "coll/coll.h"
+#include "dtype/basic.h"
+#include "mpi/comm_internal.h"
 #include "op/op.h"
-#include "mpi/mpi_impl.h"
-#include "mpi/win_impl.h"
 #include "util/status.h"
 
 #include <ctype.h>
 #include <link.h>
-#include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,24 +81,51 @@ static int rx_sh_data_cb(struct dl_phdr_info *info, size_t len, void *arg)
     return 1; /* only the program itself */
 }
 
-static int rx_sh_win(rx_sh_seg_t *s, int allocate, size_t size)
+/* A window of the rma layer over s (flavor allocate: new memory, whose
+ * address lands in s->base; create: the memory at s->base) on its own
+ * duplicate of the world, as MPI windows have one. */
+static int rx_sh_win(rx_sh_seg_t *s, int flavor, size_t size, const char *name)
 {
-    MPI_Win h;
-    int rc;
-    MPI_Info info = MPI_INFO_NULL;
-    if (allocate)
-        rc = PMPI_Win_allocate((MPI_Aint)size, 1, info, rx_sh.world_handle, &s->base, &h);
-    else
-        rc = PMPI_Win_create(s->base, (MPI_Aint)size, 1, info, rx_sh.world_handle, &h);
-    if (rc != MPI_SUCCESS)
-        return RX_ERR_IO;
-    s->handle = h;
-    s->win = rx_win_get(h);
+    rx_comm_t *c = NULL;
+    int rc = rx_rma_am_init();
+    if (rc == RX_OK)
+        rc = rx_comm_derive(rx_sh.world, 0, rx_sh.me, &c);
+    if (rc != RX_OK)
+        return rc;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    rx_win_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        rx_comm_release_internal(c);
+        return RX_ERR_NOMEM;
+    }
+    void *base = NULL;
+    rc = rx_win_setup(w, c, flavor, s->base, size, 1, &base);
+    if (rc != RX_OK) { /* rx_win_setup released what it had made */
+        free(w);
+        rx_comm_release_internal(c);
+        return rc;
+    }
+    snprintf(w->name, sizeof w->name, "%s", name);
+    s->win = w;
+    s->base = base;
     s->size = size;
     /* one passive epoch for the whole run; SHMEM has no epochs */
-    if (PMPI_Win_lock_all(MPI_MODE_NOCHECK, h) != MPI_SUCCESS)
-        return RX_ERR_IO;
-    return RX_OK;
+    return rx_win_lock_all(w, 1);
+}
+
+static void rx_sh_win_free(rx_sh_seg_t *s)
+{
+    rx_win_t *w = s->win;
+    int rc = rx_win_unlock_all(w); /* completes everything issued */
+    /* nobody unmaps while a peer still reaches this PE's memory */
+    if (rc == RX_OK)
+        rc = rx_coll_barrier(w->comm);
+    if (rc != RX_OK)
+        rx_sh_fatal("shmem_finalize", "%s", rx_status_string(rc));
+    rx_comm_t *c = w->comm;
+    rx_win_teardown(w);
+    rx_comm_release_internal(c);
+    free(w);
 }
 
 int rx_sh_heap_init(void)
@@ -108,7 +135,8 @@ int rx_sh_heap_init(void)
         rx_sh_fatal("shmem_init", "SHMEM_SYMMETRIC_SIZE=%s is not a size (bytes, or with K, "
                     "M, G, T)", getenv("SHMEM_SYMMETRIC_SIZE"));
     }
-    int rc = rx_sh_win(&rx_sh.seg[RX_SH_HEAP], 1, size);
+    int rc = rx_sh_win(&rx_sh.seg[RX_SH_HEAP], RX_WIN_FLAVOR_ALLOCATE, size,
+                       "symmetric heap");
     if (rc != RX_OK)
         return rc;
     rx_sh_capblk = 16;
@@ -122,9 +150,9 @@ int rx_sh_heap_init(void)
     rx_sh_seg_t *d = &rx_sh.seg[RX_SH_DATA];
     if (r[1] > r[0]) {
         d->base = (char *)r[0];
-        return rx_sh_win(d, 0, r[1] - r[0]);
+        return rx_sh_win(d, RX_WIN_FLAVOR_CREATE, r[1] - r[0], "symmetric static data");
     }
-    return rx_sh_win(d, 0, 0);
+    return rx_sh_win(d, RX_WIN_FLAVOR_CREATE, 0, "symmetric static data");
 }
 
 void rx_sh_heap_fini(void)
@@ -133,8 +161,7 @@ void rx_sh_heap_fini(void)
         rx_sh_seg_t *s = &rx_sh.seg[i];
         if (!s->win)
             continue;
-        PMPI_Win_unlock_all(s->handle);
-        PMPI_Win_free(&s->handle);
+        rx_sh_win_free(s);
         memset(s, 0, sizeof *s);
     }
     free(rx_sh_blks);
@@ -192,8 +219,9 @@ void *shmem_ptr(const void *dest, int pe)
 static void rx_sh_agree(const char *fn, size_t a, size_t b)
 {
     long long v[4] = {(long long)a, -(long long)a, (long long)b, -(long long)b};
-    int rc = rx_coll_allreduce(v, v, 4, rx_dtype_get(MPI_LONG_LONG),
-                               rx_opobj_get(MPI_MAX), rx_sh.world);
+    int rc = rx_coll_allreduce(v, v, 4,
+                               rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_ID_MPI_LONG_LONG)),
+                               rx_opobj_get(RX_HANDLE(RX_KIND_OP, RX_OP_MAX)), rx_sh.world);
     if (rc != RX_OK)
         rx_sh_fatal(fn, "%s", rx_status_string(rc));
     if (v[0] != -v[1] || v[2] != -v[3])

@@ -4,13 +4,15 @@
  * shmem_init starts the rdmx runtime unless MPI_Init already did (MPI_Init
  * after it joins the running one; the last of MPI_Finalize and
  * shmem_finalize stops it: src/mpi/env_share.h), takes a
- * private duplicate of the world for its collectives and creates the
+ * private duplicate of the world for its collectives (a communicator of the
+ * core, src/mpi/comm_internal.h, never an MPI handle) and creates the
  * symmetric windows. A program that returns from main without
  * shmem_finalize is finalized at exit, as the standard requires. */
 #include "shmem_impl.h"
 #include "boot/boot.h"
 #include "coll/coll.h"
 #include "core/rt.h"
+#include "mpi/comm_internal.h"
 #include "mpi/env_share.h"
 #include "mpi/mpi_impl.h"
 #include "util/log.h"
@@ -77,17 +79,17 @@ static int rx_sh_start(int requested, int *provided)
     if (rx_env_start(RX_ENV_SHMEM, mreq, &mprov, "shmem_init") != MPI_SUCCESS)
         return -1;
     int prov = mprov >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : mprov;
-    MPI_Comm dup;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
+    rx_comm_t *world = rx_comm_world();
+    int rc = rx_comm_derive(world, 0, world->rank, &rx_sh.world);
+    if (rc != RX_OK) {
+        rx_log_error("shmem_init: %s", rx_status_string(rc));
         return -1;
-    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL);
-    PMPI_Comm_set_name(dup, "SHMEM_TEAM_WORLD");
-    rx_sh.world_handle = dup;
-    rx_sh.world = rx_comm_get(dup);
+    }
+    snprintf(rx_sh.world->name, sizeof rx_sh.world->name, "SHMEM_TEAM_WORLD");
     rx_sh.me = rx_sh.world->rank;
     rx_sh.npes = rx_sh.world->size;
     rx_sh.thread_level = prov;
-    int rc = rx_sh_heap_init();
+    rc = rx_sh_heap_init();
     if (rc == RX_OK)
         rc = rx_sh_team_init();
     if (rc != RX_OK) {
@@ -130,7 +132,7 @@ void shmem_finalize(void)
     shmem_barrier_all();
     rx_sh_team_fini();
     rx_sh_heap_fini();
-    PMPI_Comm_free(&rx_sh.world_handle);
+    rx_comm_release_internal(rx_sh.world);
     rx_sh.world = NULL;
     rx_sh.finalized = 1;
     rx_env_stop(RX_ENV_SHMEM);

@@ -5,6 +5,7 @@
  * or active messages), and the blocking forms complete before returning. */
 #include "shmem_impl.h"
 #include "core/rt.h"
+#include "dtype/basic.h"
 #include "op/op.h"
 #include "team_impl.h"
 #include "util/status.h"
@@ -12,7 +13,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#define RX_SH_BYTE 4 /* MPI_BYTE's basic id */
+#define RX_SH_BYTE RX_ID_MPI_BYTE
 
 static void rx_sh_xfer(int kind, void *sym, void *local, size_t bytes, int pe, int nbi,
                        const char *fn)
@@ -65,12 +66,22 @@ void rx_sh_get(void *dest, const void *src, size_t bytes, int pe, int nbi, const
     rx_sh_xfer(RX_RMA_OP_GET, (void *)src, dest, bytes, pe, nbi, fn);
 }
 
+/* Whether rx_win_flush has anything to wait for or report: operations over
+ * the network, active messages not yet answered, an error an answer
+ * brought. Mapped and cross-memory operations are complete on return. */
+static int rx_sh_win_pending(const rx_win_t *w, int pe)
+{
+    return w->net_tl || w->am_pending_total || (pe >= 0 && w->tgt[pe].am_err);
+}
+
 void rx_sh_quiet_pe(int pe)
 {
+    /* stores into mappings become visible before whatever follows; one
+     * fence here instead of one per window flush (put + quiet latency) */
     atomic_thread_fence(memory_order_seq_cst);
     for (int i = 0; i < RX_SH_NSEG; i++) {
         rx_sh_seg_t *s = &rx_sh.seg[i];
-        if (!s->win)
+        if (!s->win || !rx_sh_win_pending(s->win, pe))
             continue;
         int rc = rx_win_flush(s->win, pe);
         if (rc != RX_OK)

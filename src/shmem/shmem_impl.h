@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT
  * OpenSHMEM on the rdmx core: the library's internal interface.
  *
- * Symmetric memory is two one-sided windows of the rma layer over the world:
- *   heap  every PE's symmetric heap, RDMX_SHMEM_SYMMETRIC_SIZE (or
- *         SHMEM_SYMMETRIC_SIZE) bytes in an anonymous memory file that the
- *         other PEs of the node map (an MPI_Win_allocate window): a put is a
- *         copy into the mapping, an atomic a CPU atomic instruction; other
- *         nodes reach it by the network's RMA and atomics.
+ * The library sits on the core as the MPI binding does, never on MPI calls:
+ * its world and teams are communicators of src/mpi/comm_internal.h (no MPI
+ * handle, no error handler) and symmetric memory is two windows of the rma
+ * layer (rx_win_setup) over private duplicates of the world:
+ *   heap  every PE's symmetric heap, SHMEM_SYMMETRIC_SIZE bytes in an
+ *         anonymous memory file that the other PEs of the node map (the
+ *         allocate flavour): a put is a copy into the mapping, an atomic a
+ *         CPU atomic instruction; other nodes reach it by the network's RMA
+ *         and atomics.
  *   data  the program's writable static data (.data and .bss of the
  *         executable, found from its program headers), the same layout in
- *         every PE: an MPI_Win_create window over user memory, reached by
- *         cross-memory attach within the node, by the network across nodes.
+ *         every PE: a window of the create flavour over user memory, reached
+ *         by cross-memory attach within the node, by the network across
+ *         nodes.
  * A symmetric address is translated to (window, offset); the rma layer
  * (rx_rma_do) moves the bytes and applies atomics for every target that is
  * not mapped here. The windows stay in a passive epoch (lock_all, no check)
@@ -27,8 +31,7 @@
 typedef struct rx_sh_seg {
     char *base;        /* this PE's copy */
     size_t size;
-    rx_win_t *win;
-    int handle;        /* MPI_Win */
+    rx_win_t *win;     /* on a private duplicate of the world */
 } rx_sh_seg_t;
 
 enum { RX_SH_HEAP, RX_SH_DATA, RX_SH_NSEG };
@@ -36,8 +39,7 @@ enum { RX_SH_HEAP, RX_SH_DATA, RX_SH_NSEG };
 typedef struct rx_sh_state {
     int initialized, finalized;
     int me, npes;
-    int world_handle;           /* MPI_Comm: private duplicate of the world */
-    rx_comm_t *world;
+    rx_comm_t *world;           /* private duplicate of the world */
     rx_sh_seg_t seg[RX_SH_NSEG];
     int thread_level;
 } rx_sh_state_t;

@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: MIT
  * Teams: SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED (the PEs of this node, whose
  * heaps shmem_ptr reaches) and the teams split from them. Each team owns a
- * private communicator of the core for its collectives; contexts hold their
+ * private communicator of the core for its collectives (rx_comm_derive:
+ * split as MPI_Comm_split splits, without an MPI handle); contexts hold their
  * team, which lives on (unusable) after shmem_team_destroy until its last
  * context is destroyed. */
 #include "team_impl.h"
 #include "coll/coll.h"
-#include "mpi/mpi_impl.h"
+#include "core/rt.h"
+#include "mpi/comm_internal.h"
 #include "util/status.h"
 
-#include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static struct rdmx_shmem_team rx_sh_world_team, rx_sh_shared_team;
 shmem_team_t SHMEM_TEAM_WORLD = &rx_sh_world_team;
 shmem_team_t SHMEM_TEAM_SHARED = &rx_sh_shared_team;
 
-static void rx_sh_team_fill(shmem_team_t t, MPI_Comm h)
+static void rx_sh_team_fill(shmem_team_t t, rx_comm_t *c)
 {
     t->magic = RX_SH_TEAM_MAGIC;
-    t->handle = h;
-    t->comm = rx_comm_get(h);
+    t->comm = c;
     t->my_pe = t->comm->rank;
     t->n_pes = t->comm->size;
     t->world = t->comm->world;
@@ -29,13 +30,14 @@ static void rx_sh_team_fill(shmem_team_t t, MPI_Comm h)
 
 int rx_sh_team_init(void)
 {
-    rx_sh_team_fill(&rx_sh_world_team, rx_sh.world_handle);
+    rx_sh_team_fill(&rx_sh_world_team, rx_sh.world);
     rx_sh_world_team.predefined = 1;
-    MPI_Comm sh;
-    if (PMPI_Comm_split_type(rx_sh.world_handle, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sh) !=
-        MPI_SUCCESS)
-        return RX_ERR_IO;
-    PMPI_Comm_set_errhandler(sh, MPI_ERRORS_ARE_FATAL);
+    /* the node index: one colour per node, as MPI_COMM_TYPE_SHARED splits */
+    rx_comm_t *sh;
+    int rc = rx_comm_derive(rx_sh.world, rx_rt.node_of[rx_rt.rank], rx_sh.me, &sh);
+    if (rc != RX_OK)
+        return rc;
+    snprintf(sh->name, sizeof sh->name, "SHMEM_TEAM_SHARED");
     rx_sh_team_fill(&rx_sh_shared_team, sh);
     rx_sh_shared_team.predefined = 1;
     return RX_OK;
@@ -43,7 +45,8 @@ int rx_sh_team_init(void)
 
 void rx_sh_team_fini(void)
 {
-    PMPI_Comm_free(&rx_sh_shared_team.handle);
+    rx_comm_release_internal(rx_sh_shared_team.comm);
+    rx_sh_shared_team.comm = NULL;
     rx_sh_shared_team.magic = 0;
     rx_sh_world_team.magic = 0;
 }
@@ -89,24 +92,24 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
     return r < 0 ? -1 : r;
 }
 
-/* A new team from parent members with the given color (MPI_UNDEFINED: not
- * a member), ordered by key. Collective over parent. */
+/* A new team from parent members with the given color (negative: not a
+ * member), ordered by key. Collective over parent. */
 static int rx_sh_team_split(shmem_team_t parent, int color, int key,
                             const shmem_team_config_t *config, long mask, shmem_team_t *out)
 {
-    MPI_Comm h;
+    rx_comm_t *c;
     *out = SHMEM_TEAM_INVALID;
-    if (PMPI_Comm_split(parent->handle, color, key, &h) != MPI_SUCCESS)
+    if (rx_comm_derive(parent->comm, color, key, &c) != RX_OK)
         return -1;
-    if (h == MPI_COMM_NULL)
+    if (!c)
         return 0;
     shmem_team_t t = calloc(1, sizeof *t);
     if (!t) {
-        PMPI_Comm_free(&h);
+        rx_comm_release_internal(c);
         return -1;
     }
-    PMPI_Comm_set_errhandler(h, MPI_ERRORS_ARE_FATAL);
-    rx_sh_team_fill(t, h);
+    snprintf(c->name, sizeof c->name, "SHMEM team");
+    rx_sh_team_fill(t, c);
     if (config && (mask & SHMEM_TEAM_NUM_CONTEXTS))
         t->config.num_contexts = config->num_contexts;
     *out = t;
@@ -129,7 +132,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
         last >= parent->n_pes || (stride == 0 && size > 1) ||
         (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS) || (config_mask && !config))
         return -1;
-    int me = parent->my_pe, color = MPI_UNDEFINED, key = 0;
+    int me = parent->my_pe, color = -1, key = 0;
     long long d = (long long)me - start;
     if (stride == 0 ? d == 0 : d % stride == 0 && d / stride >= 0 && d / stride < size) {
         color = 0;
@@ -165,7 +168,7 @@ void shmem_team_destroy(shmem_team_t team)
     if (team->predefined)
         rx_sh_fatal("shmem_team_destroy", "a predefined team cannot be destroyed");
     shmem_quiet();
-    PMPI_Comm_free(&team->handle);
+    rx_comm_release_internal(team->comm);
     team->magic = 0;
     team->comm = NULL;
     if (!team->nctx)

@@ -18,8 +18,7 @@ struct rdmx_shmem_ctx {
 
 struct rdmx_shmem_team {
     uint32_t magic;
-    int handle;                /* MPI_Comm of the team's communicator */
-    rx_comm_t *comm;
+    rx_comm_t *comm;           /* the team's own (src/mpi/comm_internal.h) */
     int my_pe, n_pes;
     const int *world;          /* world PE of each member (comm->world) */
     shmem_team_config_t config;

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT
+ * Communicators for the runtime's own users (OpenSHMEM's world, teams and
+ * windows), made from a parent the way MPI_Comm_split makes one (the same
+ * member order and context-id agreement) but without the
+ * binding: no handle the application can name, no error handler, no
+ * attributes; failures are RX_* statuses for the caller to report.
+ *
+ * The communicator still takes a slot of the communicator table, retired at
+ * once (lookups of its handle fail), because the collectives keep their
+ * per-communicator state by table index and every live communicator needs
+ * its own. */
+#ifndef RX_MPI_COMM_INTERNAL_H
+#define RX_MPI_COMM_INTERNAL_H
+
+#include "core/comm.h"
+
+/* Collective over parent. The members with the same color >= 0 form one new
+ * communicator, ordered by key, then by rank in parent; *out is NULL for a
+ * negative color (not a member). RX_OK or an RX status. A duplicate: color
+ * 0, key = parent->rank. */
+int rx_comm_derive(rx_comm_t *parent, int color, int key, rx_comm_t **out);
+/* Give back a communicator from rx_comm_derive (no operation may be in
+ * flight on it); NULL is ignored. Local: members may release at any time. */
+void rx_comm_release_internal(rx_comm_t *c);
+
+#endif

@@ -72,18 +72,6 @@ void rx_comm_fini_all(void)
     rx_htab_free(&rx_group_table);
 }
 
-/* Agree on a context id free at every member of parent: AND of free masks. */
-int rx_comm_agree_ctx(rx_comm_t *parent, int *id)
-{
-    uint32_t mask[RX_CTX_WORDS];
-    memcpy(mask, rx_ctx_mask(), sizeof mask);
-    int rc = rx_coll_allreduce(mask, mask, RX_CTX_WORDS, rx_dtype_get(MPI_UINT32_T),
-                               rx_opobj_get(MPI_BAND), parent);
-    if (rc != RX_OK)
-        return rc;
-    *id = rx_ctx_pick(mask);
-    return *id < 0 ? RX_ERR_NOMEM : RX_OK;
-}
 
 int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn)
 {

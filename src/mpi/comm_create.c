@@ -75,36 +75,37 @@ RX_ALIAS(Comm_create)
 /* Context agreement among the group's members only, over a transient
  * communicator that borrows the parent's collective context with tags far
  * above any the parent's sequence reaches, one range per user tag. */
+static int rx_group_reduce(uint32_t *mask, int words, void *arg)
+{
+    rx_comm_t *t = arg;
+    rx_coll_exec_t *e = rx_coll_exec_get(1);
+    if (!e)
+        return RX_ERR_NOMEM;
+    const rx_dtype_t *dt = rx_dtype_get(MPI_UINT32_T);
+    e->c = t;
+    e->args.kind = RX_COLL_ALLREDUCE;
+    e->args.p = t->size;
+    e->args.rank = t->rank;
+    e->args.count = (uint64_t)words;
+    e->args.unit = (uint64_t)dt->extent;
+    e->args.commute = 1;
+    e->op = rx_opobj_get(MPI_BAND);
+    e->dt = dt;
+    e->buf[RX_SB_IN] = (char *)mask;
+    e->buf[RX_SB_OUT] = (char *)mask;
+    return rx_coll_run(e);
+}
+
 static int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id)
 {
     rx_comm_t *t = rx_comm_new(g, parent->ctx);
     if (!t)
         return RX_ERR_NOMEM;
     t->coll_seq = 0x30000000u | ((uint32_t)tag & 0x0fffffffu);
-    uint32_t mask[RX_CTX_WORDS];
-    memcpy(mask, rx_ctx_mask(), sizeof mask);
-    rx_coll_exec_t *e = rx_coll_exec_get(1);
-    int rc = RX_ERR_NOMEM;
-    if (e) {
-        const rx_dtype_t *dt = rx_dtype_get(MPI_UINT32_T);
-        e->c = t;
-        e->args.kind = RX_COLL_ALLREDUCE;
-        e->args.p = t->size;
-        e->args.rank = t->rank;
-        e->args.count = RX_CTX_WORDS;
-        e->args.unit = (uint64_t)dt->extent;
-        e->args.commute = 1;
-        e->op = rx_opobj_get(MPI_BAND);
-        e->dt = dt;
-        e->buf[RX_SB_IN] = (char *)mask;
-        e->buf[RX_SB_OUT] = (char *)mask;
-        rc = rx_coll_run(e);
-    }
+    int rc = rx_ctx_agree((uint64_t)parent->ctx << 32 | ((uint32_t)tag & 0x0fffffffu),
+                          rx_group_reduce, t, id);
     rx_comm_destroy(t);
-    if (rc != RX_OK)
-        return rc;
-    *id = rx_ctx_pick(mask);
-    return *id < 0 ? RX_ERR_NOMEM : RX_OK;
+    return rc;
 }
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

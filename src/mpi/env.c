@@ -73,10 +73,10 @@ static int rx_runtime_start(int required, int *provided, const char *fn)
         rx_boot_abort(1, "MPI_Init failed");
         _exit(1);
     }
-    /* no thread-private state: serialized calls from any thread are safe */
-    rx_rt.thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
-    if (rx_rt.thread_level < MPI_THREAD_SINGLE)
-        rx_rt.thread_level = MPI_THREAD_SINGLE;
+    /* no thread-private state: serialized calls from any thread are safe;
+     * MULTIPLE turns on the library's critical section (src/util/cs.h) */
+    rx_rt.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+    rx_mt = rx_rt.thread_level == MPI_THREAD_MULTIPLE;
     if (provided)
         *provided = rx_rt.thread_level;
     return MPI_SUCCESS;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * Shared by the MPI binding files: handle lookups, argument checks and error
- * reporting. Every public function is defined as PMPI_x with MPI_x a weak
- * alias, which gives tools the profiling interface. */
+ * reporting. Every public function is defined as PMPI_x (see RX_ALIAS). */
 #ifndef RX_MPI_IMPL_H
 #define RX_MPI_IMPL_H
 
@@ -14,10 +13,14 @@
 #include "core/rt.h"
 #include "dtype/dtype.h"
 #include "p2p/p2p.h"
+#include "util/cs.h"
 #include "util/status.h"
 
-#define RX_ALIAS(name) \
-    extern __typeof(PMPI_##name) MPI_##name __attribute__((weak, alias("PMPI_" #name)));
+/* Marks the end of a public function's definition. The PMPI_x written in
+ * these files is compiled as the unlocked rx_nl_PMPI_x (mpi_cs_names.h, made
+ * by scripts/gen-mpi-cs.py); the generated wrappers define PMPI_x and its
+ * weak alias MPI_x, which gives tools the profiling interface. */
+#define RX_ALIAS(name)
 
 extern rx_htab_t rx_comm_table, rx_group_table, rx_errh_table;
 
@@ -126,6 +129,10 @@ int rx_bsend_idle(void);
  * rx_comm_make: a new communicator over group g (reference taken) with that
  * id; inherits parent's error handler; stores the handle in *out. */
 int rx_comm_agree_ctx(rx_comm_t *parent, int *id);
+/* The agreement itself (comm_ctx.c): reduce ANDs words mask words over the
+ * members; key orders concurrent agreements (parent context, then tag). */
+typedef int (*rx_ctx_reduce_t)(uint32_t *mask, int words, void *arg);
+int rx_ctx_agree(uint64_t key, rx_ctx_reduce_t reduce, void *arg, int *id);
 int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn);
 void rx_attr_delete_all(rx_comm_t *c);
 int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to);

@@ -7,6 +7,7 @@
  * only if the receiver announced sleeping. The fence pairs with the sleeper's
  * so at least one side sees the other. */
 #include "shm.h"
+#include "util/cs.h"
 
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -40,7 +41,11 @@ void rx_shm_doorbell_sleep(rx_shm_t *shm, int timeout_us)
     atomic_thread_fence(memory_order_seq_cst);
     if (!rx_shm_pending(shm)) {
         struct timespec ts = {timeout_us / 1000000, (long)(timeout_us % 1000000) * 1000};
+        /* under MPI_THREAD_MULTIPLE the other threads go on meanwhile; what
+         * they consume is what would have woken us */
+        int d = rx_cs_drop();
         syscall(SYS_futex, &me->doorbell, FUTEX_WAIT, v, &ts, NULL, 0);
+        rx_cs_take(d);
     }
     atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
 }

@@ -116,7 +116,7 @@ OVERRIDES = {
     ('Status_set_cancelled', 'flag'): 'logical',
     ('Buffer_detach', 'buffer_addr'): 'addr_out',
     ('Comm_detach_buffer', 'buffer_addr'): 'addr_out',
-    ('Session_detach_buffer', 'buffer_addr'): 'addr_out', ('Comm_detach_buffer', 'buffer_addr'): 'addr_out',
+    ('Session_detach_buffer', 'buffer_addr'): 'addr_out',
     ('Alloc_mem', 'baseptr'): 'addr_out', ('Win_allocate', 'baseptr'): 'addr_out',
     ('Win_allocate_shared', 'baseptr'): 'addr_out', ('Win_shared_query', 'baseptr'): 'addr_out',
     ('Attr_put', 'attribute_val'): 'attr_in_int', ('Attr_get', 'attribute_val'): 'attr_out_int',

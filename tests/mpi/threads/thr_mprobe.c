@@ -6,7 +6,7 @@
  * cannot promise across threads. */
 #include "thrtest.h"
 
-#define M 200
+#define M 60
 static atomic_int seen[THR_MAX][M];
 
 static int size_of(int t, int i) { return (t * 131 + i * 977) % 30000; }

@@ -88,16 +88,24 @@ static inline void rx_wait_idle(rx_waiter_t *w)
     rx_wait_idle_slow(w);
 }
 
-/* Spin/yield/block until *flag becomes nonzero, driving progress. */
+/* Spin/yield/block until cond holds, driving progress. cond is evaluated
+ * once per test and the loop ends on the first true one: a condition may
+ * have an effect (MPI_Mprobe's takes the message off the queue), and a
+ * second test after a true one would take another message and lose the
+ * first - under MPI_THREAD_MULTIPLE, where another thread delivers while
+ * this one yields inside rx_progress, that happened. */
 #define RX_WAIT_UNTIL(cond)                          \
     do {                                             \
         rx_waiter_t rx_w_;                           \
         rx_waiter_init(&rx_w_);                      \
         while (!(cond)) {                            \
-            if (rx_progress() > 0)                   \
+            if (rx_progress() > 0) {                 \
                 rx_w_.idle = 0;                      \
-            else if (!(cond))                        \
-                rx_wait_idle(&rx_w_);                \
+                continue;                            \
+            }                                        \
+            if (cond)                                \
+                break;                               \
+            rx_wait_idle(&rx_w_);                    \
         }                                            \
     } while (0)
 

@@ -15,6 +15,7 @@
 #define RX_F_COMMON __attribute__((aligned(16)))
 MPI_Fint rdmx_f_bottom_ RX_F_COMMON, rdmx_f_in_place_ RX_F_COMMON;
 MPI_Fint rdmx_f_unweighted_ RX_F_COMMON, rdmx_f_weights_empty_ RX_F_COMMON;
+MPI_Fint rdmx_f_buffer_automatic_ RX_F_COMMON;
 MPI_Fint rdmx_f_status_ignore_[MPI_F_STATUS_SIZE] RX_F_COMMON;
 MPI_Fint rdmx_f_statuses_ignore_[MPI_F_STATUS_SIZE] RX_F_COMMON;
 

@@ -21,6 +21,7 @@ extern MPI_Fint rdmx_f_bottom_, rdmx_f_in_place_, rdmx_f_unweighted_, rdmx_f_wei
 extern MPI_Fint rdmx_f_status_ignore_[MPI_F_STATUS_SIZE], rdmx_f_statuses_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint rdmx_f_bottom_f08, rdmx_f_in_place_f08, rdmx_f_unweighted_f08,
     rdmx_f_weights_empty_f08;
+extern MPI_Fint rdmx_f_buffer_automatic_, rdmx_f_buffer_automatic_f08;
 extern MPI_Fint rdmx_f_status_ignore_f08[MPI_F_STATUS_SIZE],
     rdmx_f_statuses_ignore_f08[MPI_F_STATUS_SIZE];
 
@@ -30,6 +31,8 @@ static inline void *rx_f_addr(const void *p)
         return MPI_BOTTOM;
     if (p == &rdmx_f_in_place_ || p == &rdmx_f_in_place_f08)
         return MPI_IN_PLACE;
+    if (p == &rdmx_f_buffer_automatic_ || p == &rdmx_f_buffer_automatic_f08)
+        return MPI_BUFFER_AUTOMATIC; /* Buffer_attach and the comm/session forms */
     return (void *)p;
 }
 

@@ -461,7 +461,8 @@ SENTINELS = [('MPI_BOTTOM', 'rdmx_f_bottom', ''), ('MPI_IN_PLACE', 'rdmx_f_in_pl
              ('MPI_ERRCODES_IGNORE', 'rdmx_f_errcodes_ignore', '(1)'),
              ('MPI_ARGV_NULL', 'rdmx_f_argv_null', '(1)'),
              ('MPI_ARGVS_NULL', 'rdmx_f_argvs_null', '(1,1)'),
-             ('MPI_WEIGHTS_EMPTY', 'rdmx_f_weights_empty', '(1)')]
+             ('MPI_WEIGHTS_EMPTY', 'rdmx_f_weights_empty', '(1)'),
+             ('MPI_BUFFER_AUTOMATIC', 'rdmx_f_buffer_automatic', '')]
 
 
 def f77_constants(consts, subarrays):

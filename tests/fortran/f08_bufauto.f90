@@ -2,7 +2,8 @@
 ! MPI_BUFFER_AUTOMATIC through use mpi_f08 (MPI-4.1 3.6): as the process
 ! buffer and as MPI_COMM_WORLD's buffer (MPI_Comm_attach_buffer), 100
 ! bsends to self each, received and checked, then detached. Any rank count.
-! run-with: not mpich openmpi (MPI-4.1: MPICH 4.0 and Open MPI 4.1 lack it)
+! run-with: not mpich (MPI-4.1 MPI_BUFFER_AUTOMATIC: MPICH 4.0 lacks it)
+! run-with: not openmpi (MPI-4.1 MPI_BUFFER_AUTOMATIC: Open MPI 4.1 lacks it)
 program f08_bufauto
   use mpi_f08
   use rxtest

@@ -4,6 +4,7 @@
 ! MPI_Group_from_session_pset, a communicator from the group, the session's
 ! info and error handler, MPI_Session_finalize. Any rank count.
 ! run-with: not openmpi (Open MPI 4.1 implements MPI-3.1: no sessions)
+! run-with: not mpich (MPICH 4.0.2's mpi_f08 lacks MPI_SESSION_NULL and MPI_MAX_PSET_NAME_LEN: does not build)
 module session_eh
   use mpi_f08
   implicit none

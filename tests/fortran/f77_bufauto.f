@@ -2,7 +2,8 @@
 ! MPI_BUFFER_AUTOMATIC through include 'mpif.h' (MPI-4.1 3.6): attach it as
 ! the process buffer, bsend to self 100 messages larger than any default
 ! buffer would hold at once, receive and check them, detach. Any rank count.
-! run-with: not mpich openmpi (MPI-4.1: MPICH 4.0 and Open MPI 4.1 lack it)
+! run-with: not mpich (MPI-4.1 MPI_BUFFER_AUTOMATIC: MPICH 4.0 lacks it)
+! run-with: not openmpi (MPI-4.1 MPI_BUFFER_AUTOMATIC: Open MPI 4.1 lacks it)
       PROGRAM F77BUFAUTO
       IMPLICIT NONE
       INCLUDE 'mpif.h'

@@ -3,6 +3,7 @@
 ! gfortran has, scalars and arrays of ranks 1-3, against STORAGE_SIZE.
 ! Any rank count.
 ! run-with: not mpich (MPICH 4.0.2's MPI_Sizeof has no forms for INTEGER(2), INTEGER(16), REAL(10), LOGICAL(1): does not build)
+! run-with: not openmpi (Open MPI 4.1's MPI_Sizeof has no forms for REAL(10), LOGICAL(1), INTEGER(16): does not build)
 module sizeof_check
   implicit none
   integer :: errs = 0

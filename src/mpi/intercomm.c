@@ -124,44 +124,86 @@ static rx_group_t *rx_group_of(const int *world, int n)
 
 /* ---- MPI_Intercomm_create ------------------------------------------------ */
 
-/* What the local leader tells its group: the outcome of the exchange, the
- * remote group's size and the remote leader's mask. */
+/* What the local leader tells its group: the MPI error class each group's
+ * arguments were refused with (0: none; the remote one is known only when
+ * the leaders could talk), the outcome of the exchange, the remote group's
+ * size and the remote leader's mask. */
 typedef struct rx_xhdr {
-    int status, size;
+    int cls, rcls, status, size;
     uint32_t mask[RX_CTX_WORDS];
 } rx_xhdr_t;
 
-/* At the local leader: swap sizes and masks, then member lists, with the
- * remote leader; *world becomes the remote list (malloc'd). */
+/* At the local leader: swap error classes, sizes and masks, then (when
+ * neither group refused its arguments) member lists, with the remote
+ * leader; *world becomes the remote list (malloc'd). */
 static int rx_leader_xchg(rx_comm_t *lc, rx_comm_t *pc, int rleader, int tag, rx_xhdr_t *h,
                           int **world)
 {
-    rx_xhdr_t mine = {RX_OK, lc->size, {0}};
+    rx_xhdr_t mine = {h->cls, 0, RX_OK, lc->size, {0}}, theirs;
     memcpy(mine.mask, h->mask, sizeof mine.mask);
-    int rc = rx_coll_sendrecv(&mine, sizeof mine, rleader, h, sizeof *h, rleader, tag, pc);
+    int rc = rx_coll_sendrecv(&mine, sizeof mine, rleader, &theirs, sizeof theirs, rleader, tag,
+                              pc);
     if (rc != RX_OK)
         return rc;
+    h->rcls = theirs.cls;
+    h->size = theirs.size;
+    memcpy(h->mask, theirs.mask, sizeof h->mask);
+    if (h->cls || h->rcls)
+        return RX_OK;
     if (h->size <= 0 || !(*world = malloc(sizeof(int) * (size_t)h->size)))
         return RX_ERR_NOMEM;
     return rx_coll_sendrecv(lc->world, sizeof(int) * (size_t)lc->size, rleader, *world,
                             sizeof(int) * (size_t)h->size, rleader, tag, pc);
 }
 
-/* Checks only the local leader can make (peer_comm, remote_leader). */
+/* Checks only the local leader can make (peer_comm, remote_leader): 0 or
+ * the error class, with its reason in why. */
 static int rx_leader_args(rx_comm_t *lc, MPI_Comm peer_comm, int rleader, rx_comm_t **pc,
-                          const char *fn)
+                          char *why, size_t wn)
 {
-    if (!(*pc = rx_comm_get(peer_comm)))
-        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "invalid peer communicator at the local leader");
+    if (!(*pc = rx_comm_get(peer_comm))) {
+        snprintf(why, wn, "invalid peer communicator at the local leader");
+        return MPI_ERR_COMM;
+    }
     int n = (*pc)->remote ? (*pc)->remote->size : (*pc)->size;
-    if (rleader < 0 || rleader >= n)
-        return rx_mpi_err(lc, MPI_ERR_RANK, fn, "remote leader %d not in the peer communicator "
-                          "(%d ranks)", rleader, n);
-    if (rx_group_rank_of(lc->group, (*pc)->world[rleader]) >= 0)
-        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "the remote leader is in the local group");
-    return MPI_SUCCESS;
+    if (rleader < 0 || rleader >= n) {
+        snprintf(why, wn, "remote leader %d not in the peer communicator (%d ranks)", rleader, n);
+        return MPI_ERR_RANK;
+    }
+    if (rx_group_rank_of(lc->group, (*pc)->world[rleader]) >= 0) {
+        snprintf(why, wn, "the remote leader is in the local group");
+        return MPI_ERR_COMM;
+    }
+    return 0;
 }
 
+/* The checks every member makes: 0 or the error class, with its reason. */
+static int rx_member_args(rx_comm_t *lc, int local_leader, int tag, MPI_Comm *out, char *why,
+                          size_t wn)
+{
+    if (local_leader < 0 || local_leader >= lc->size) {
+        snprintf(why, wn, "local leader %d not in local_comm (%d ranks)", local_leader, lc->size);
+        return MPI_ERR_RANK;
+    }
+    if (tag < 0) {
+        snprintf(why, wn, "invalid tag %d (tags are 0..MPI_TAG_UB)", tag);
+        return MPI_ERR_TAG;
+    }
+    if (!out) {
+        snprintf(why, wn, "newintercomm is NULL");
+        return MPI_ERR_ARG;
+    }
+    return 0;
+}
+
+/* Bad arguments end the call with an error at every member of both groups
+ * (as far as the leaders can still reach each other) rather than leaving
+ * anyone waiting: the members agree on their own checks (an AND of one word
+ * per error class, folded into the free-id mask reduction), a local leader
+ * out of range at any member makes rank 0 stand in as leader, and the
+ * leader swaps the agreed class with the remote leader before anything
+ * else, unless its own peer arguments are bad (then the remote leader
+ * cannot be named, and only the local group learns of the failure). */
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -170,37 +212,58 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     RX_GET_COMM(lc, local_comm, fn);
     if (lc->remote)
         return rx_mpi_err(lc, MPI_ERR_COMM, fn, "local_comm is an intercommunicator");
-    if (!newintercomm)
-        return rx_mpi_err(lc, MPI_ERR_ARG, fn, "newintercomm is NULL");
-    if (local_leader < 0 || local_leader >= lc->size)
-        return rx_mpi_err(lc, MPI_ERR_RANK, fn, "local leader %d not in local_comm (%d ranks)",
-                          local_leader, lc->size);
-    int rc = rx_mpi_check_tag(lc, tag, 0, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rx_xhdr_t h = {RX_OK, 0, {0}};
-    uint32_t mine[RX_CTX_WORDS];
-    int *world = NULL, st = rx_local_mask(lc, h.mask);
-    memcpy(mine, h.mask, sizeof mine);
-    if (st == RX_OK && lc->rank == local_leader) {
+    char why[160] = "";
+    int cls = rx_member_args(lc, local_leader, tag, newintercomm, why, sizeof why);
+    uint32_t red[RX_CTX_WORDS + 1], mine[RX_CTX_WORDS];
+    memcpy(red, rx_ctx_mask(), sizeof(uint32_t) * RX_CTX_WORDS);
+    red[RX_CTX_WORDS] = cls ? ~(1u << cls) : ~0u;
+    int st = rx_coll_allreduce(red, red, RX_CTX_WORDS + 1, rx_dtype_get(MPI_UINT32_T),
+                               rx_opobj_get(MPI_BAND), lc);
+    if (st != RX_OK)
+        return rx_mpi_err(lc, rx_mpi_class_of(st), fn, "%s", rx_status_string(st));
+    uint32_t bad = ~red[RX_CTX_WORDS];
+    int ld = bad & (1u << MPI_ERR_RANK) ? 0 : local_leader;
+    if (!cls && bad) {
+        cls = __builtin_ctz(bad);
+        snprintf(why, sizeof why, "another member of local_comm refused its arguments");
+    }
+    rx_xhdr_t h = {cls, 0, RX_OK, 0, {0}};
+    memcpy(h.mask, red, sizeof h.mask);
+    memcpy(mine, red, sizeof mine);
+    int *world = NULL;
+    if (lc->rank == ld) {
         rx_comm_t *pc;
+        char pwhy[160];
+        int pcls = rx_leader_args(lc, peer_comm, remote_leader, &pc, pwhy, sizeof pwhy);
         /* the leaders' traffic goes on the peer communicator's collective
          * context, far above its own collectives' tags, so no receive of
          * the program can take it */
-        if (rx_leader_args(lc, peer_comm, remote_leader, &pc, fn) != MPI_SUCCESS)
-            h.status = RX_ERR_INVAL;
-        else
+        if (!pcls)
             h.status = rx_leader_xchg(lc, pc, remote_leader, 0x20000000 | (tag & 0x0fffffff),
                                       &h, &world);
+        else if (!h.cls) {
+            h.cls = pcls;
+            memcpy(why, pwhy, sizeof pwhy);
+        }
     }
-    if (st == RX_OK)
-        st = rx_coll_bcast(&h, sizeof h, local_leader, lc);
+    st = rx_coll_bcast(&h, sizeof h, ld, lc);
+    if (st == RX_OK && lc->rank != ld && h.cls && !cls)
+        snprintf(why, sizeof why, "the local leader refused its peer arguments");
+    if (st == RX_OK && h.cls) {
+        free(world);
+        return rx_mpi_err(lc, h.cls, fn, "%s", why);
+    }
+    if (st == RX_OK && h.rcls) {
+        free(world);
+        return rx_mpi_err(lc, MPI_ERR_OTHER, fn, "the remote group refused its arguments "
+                          "(error class %d)", h.rcls);
+    }
     if (st == RX_OK && h.status != RX_OK)
         st = h.status;
-    if (st == RX_OK && lc->rank != local_leader && !(world = malloc(sizeof(int) * (size_t)h.size)))
+    if (st == RX_OK && lc->rank != ld && !(world = malloc(sizeof(int) * (size_t)h.size)))
         st = RX_ERR_NOMEM;
     if (st == RX_OK)
-        st = rx_coll_bcast(world, sizeof(int) * (size_t)h.size, local_leader, lc);
+        st = rx_coll_bcast(world, sizeof(int) * (size_t)h.size, ld, lc);
     int ids[2] = {-1, -1};
     for (int i = 0; st == RX_OK && i < h.size; i++)
         if (rx_group_rank_of(lc->group, world[i]) >= 0)
@@ -210,14 +273,12 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     rx_group_t *rg = st == RX_OK ? rx_group_of(world, h.size) : NULL;
     free(world);
     if (st == RX_ERR_INVAL)
-        return rx_mpi_err(lc, MPI_ERR_COMM, fn, lc->rank == local_leader && h.status != RX_OK
-                          ? "the peer arguments were refused" : "the two groups are not disjoint "
-                          "or the local leader refused its arguments");
+        return rx_mpi_err(lc, MPI_ERR_COMM, fn, "the two groups are not disjoint");
     if (st != RX_OK)
         return rx_mpi_err(lc, rx_mpi_class_of(st), fn, "%s", rx_status_string(st));
     if (!rg)
         return rx_mpi_err(lc, MPI_ERR_NO_MEM, fn, "out of memory");
-    rc = rx_inter_make(lc, lc->group, rg, ids, newintercomm, fn);
+    int rc = rx_inter_make(lc, lc->group, rg, ids, newintercomm, fn);
     rx_group_unref(rg);
     return rc;
 }

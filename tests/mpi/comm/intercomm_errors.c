@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT
+ * MPI_Intercomm_create with bad arguments, under MPI_ERRORS_RETURN: every
+ * rank of both groups must return an error, none may wait for ever (the
+ * watchdog fails a hang). MPI_COMM_WORLD is split even/odd; the leaders are
+ * local rank 0 (world ranks 0 and 1). Cases: local_leader out of range in
+ * the odd group (that group MPI_ERR_RANK, the even one an error); a NULL
+ * newintercomm at one non-leader of the even group (the even group
+ * MPI_ERR_ARG, the odd one an error); a negative tag at both groups
+ * (MPI_ERR_TAG); MPI_COMM_NULL as peer at both leaders (MPI_ERR_COMM at
+ * all); remote_leader out of range at both leaders (MPI_ERR_RANK at all).
+ * After each, a good MPI_Intercomm_create and an exchange over it show that
+ * nothing of the failed call was left behind. */
+#define RXT_WATCHDOG_S 60
+#include "rxtest.h"
+
+static MPI_Comm local;
+static int color, lrank;
+
+static int create(int lleader, MPI_Comm peer, int rleader, int tag, MPI_Comm *out)
+{
+    return MPI_Intercomm_create(local, lleader, peer, rleader, tag, out);
+}
+
+static void expect_fail(int rc, int cls, const char *what)
+{
+    int c = -1;
+    if (rc == MPI_SUCCESS) {
+        RXT_CHECK(0, "%s: succeeded at world rank %d", what, rxt_rank);
+        return;
+    }
+    MPI_Error_class(rc, &c);
+    RXT_CHECK(cls < 0 || c == cls, "%s: class %s (%d), expected %s", what, rxt_class_name(c), c,
+              rxt_class_name(cls));
+}
+
+static void good(int round)
+{
+    MPI_Comm inter = MPI_COMM_NULL;
+    RXT_MPI(create(0, MPI_COMM_WORLD, 1 - color, 100 + round, &inter));
+    int rsize = -1, v = rxt_rank, sum = 0;
+    RXT_MPI(MPI_Comm_remote_size(inter, &rsize));
+    RXT_CHECK(rsize == (color ? (rxt_size + 1) / 2 : rxt_size / 2), "remote size %d", rsize);
+    RXT_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, inter));
+    int want = 0;
+    for (int r = 0; r < rxt_size; r++)
+        want += r % 2 != color ? r : 0;
+    RXT_CHECK(sum == want, "round %d: sum over the remote group %d, expected %d", round, sum,
+              want);
+    RXT_MPI(MPI_Comm_free(&inter));
+}
+
+int main(int argc, char **argv)
+{
+    rxt_init(&argc, &argv, "intercomm_errors");
+    rxt_need_ranks(2);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    color = rxt_rank % 2;
+    RXT_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rxt_rank, &local));
+    MPI_Comm_set_errhandler(local, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(local, &lrank);
+    MPI_Comm inter = MPI_COMM_NULL;
+    int rl = 1 - color; /* the remote leader's world rank */
+
+    good(0);
+    /* local_leader out of range in the odd group */
+    int rc = create(color ? 99 : 0, MPI_COMM_WORLD, rl, 7, &inter);
+    expect_fail(rc, color ? MPI_ERR_RANK : -1, "local_leader out of range in the odd group");
+    good(1);
+    /* a NULL newintercomm at one non-leader of the even group */
+    if (rxt_size >= 3) {
+        rc = create(0, MPI_COMM_WORLD, rl, 8, !color && lrank == 1 ? NULL : &inter);
+        expect_fail(rc, color ? -1 : MPI_ERR_ARG, "NULL newintercomm at one even rank");
+        good(2);
+    }
+    rc = create(0, MPI_COMM_WORLD, rl, -3, &inter);
+    expect_fail(rc, MPI_ERR_TAG, "negative tag");
+    good(3);
+    rc = create(0, MPI_COMM_NULL, rl, 9, &inter);
+    expect_fail(rc, MPI_ERR_COMM, "MPI_COMM_NULL as peer at both leaders");
+    good(4);
+    rc = create(0, MPI_COMM_WORLD, rxt_size + 5, 10, &inter);
+    expect_fail(rc, MPI_ERR_RANK, "remote_leader out of range at both leaders");
+    good(5);
+    RXT_CHECK(inter == MPI_COMM_NULL, "no intercommunicator was made by a failed call");
+    RXT_MPI(MPI_Comm_free(&local));
+    return rxt_finish();
+}

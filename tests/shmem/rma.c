@@ -105,6 +105,42 @@ int main(void)
     SHT_CHECK(bad == 0, "getmem unaligned: %zu bytes wrong", bad);
     shmem_barrier_all();
 
+    /* the sizes and alignments of the mapped copy's vector loop (2 KiB to
+     * 64 KiB) and either side of them: exact bytes, neighbours untouched */
+    static const size_t vsz[] = {2047, 2048, 2049, 4096, 4127, 16384, 65535, 65536, 65537};
+    static const size_t voff[] = {0, 1, 16, 31, 33, 63};
+    size_t vmax = 65537 + 128;
+    char *vh = shmem_malloc(vmax), *vl = malloc(vmax);
+    for (size_t z = 0; z < sizeof vsz / sizeof *vsz; z++)
+        for (size_t a = 0; a < sizeof voff / sizeof *voff; a++) {
+            size_t sz = vsz[z], ro = voff[a], lo = voff[(a + 2) % 6];
+            /* put: right's vh[ro ..] from vl[lo ..] */
+            memset(vh, 0x5a, vmax);
+            for (size_t i = 0; i < vmax; i++)
+                vl[i] = (char)(me * 13 + i * 3 + z);
+            shmem_barrier_all();
+            shmem_putmem(vh + ro, vl + lo, sz, right);
+            shmem_barrier_all();
+            bad = 0;
+            for (size_t i = 0; i < vmax; i++) {
+                char want = i >= ro && i < ro + sz ? (char)(left * 13 + (i - ro + lo) * 3 + z) : 0x5a;
+                bad += vh[i] != want;
+            }
+            SHT_CHECK(bad == 0, "putmem %zu at offsets %zu/%zu: %zu bytes wrong", sz, ro, lo, bad);
+            /* get: vl[lo ..] from right's vh[ro ..] */
+            memset(vl, 0x33, vmax);
+            shmem_getmem(vl + lo, vh + ro, sz, right);
+            bad = 0;
+            for (size_t i = 0; i < vmax; i++) {
+                char want = i >= lo && i < lo + sz ? (char)(me * 13 + i * 3 + z) : 0x33;
+                bad += vl[i] != want;
+            }
+            SHT_CHECK(bad == 0, "getmem %zu at offsets %zu/%zu: %zu bytes wrong", sz, ro, lo, bad);
+            shmem_barrier_all();
+        }
+    free(vl);
+    shmem_free(vh);
+
     /* static data: .bss and .data, by putmem, typed put, p / g */
     long lsrc[N];
     for (int i = 0; i < N; i++)

@@ -208,7 +208,10 @@ static int rx_off_hook(void)
     rx_off_item_t **pp = &rx_off_inflight;
     while (*pp) {
         rx_off_item_t *it = *pp;
-        if (!it->on_thread && !it->done) {
+        /* done is the thread's to write only for its own items; the atomic
+         * load keeps the compiler from merging the two reads into one that
+         * also covers the thread's items (a race for ThreadSanitizer) */
+        if (!it->on_thread && !__atomic_load_n(&it->done, __ATOMIC_RELAXED)) {
             int phase = it->dir.phase;
             if (rx_off_first(it, rx_off_inflight, 0) && rx_dir_op_step(&it->dir))
                 it->done = 1;

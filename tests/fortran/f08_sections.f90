@@ -4,6 +4,7 @@
 ! whose count and datatype are shared with another buffer (MPI_Reduce), which
 ! must be refused or reduced right, never misread. Any rank count; needs
 ! MPI_SUBARRAYS_SUPPORTED (else it only reports No Errors).
+! run-with: not mpich (MPICH 4.0.2 reduces x(1:12:2) as if the six values were contiguous and returns MPI_SUCCESS: 2 0 2 0 2 0 at two ranks instead of six 2s)
 program f08_sections
   use mpi_f08
   use rxtest

@@ -6,8 +6,8 @@
 ! got and reports to the parent over the intercommunicator. A failed spawn
 ! counts as an error except under rdmx with MPI_ERR_SPAWN and every error code
 ! MPI_ERR_SPAWN (expect_failure: a launcher without room for the children).
-! Any rank count. Under run-with.sh mpich it fails (6 errors at np1, not yet
-! looked into: the children's verdicts or MPICH's spawn under mpiexec).
+! Any rank count.
+! run-with: not mpich (MPICH 4.0.2 ch4:ucx cannot spawn: MPI_Comm_spawn fails with MPI_ERR_OTHER "Error in spawn call" before asking mpiexec, as its UCX netmod's MPIDI_UCX_get_local_upids returns ucx_nm_notsupported; the same from C)
 program f08_spawn
   use mpi_f08
   use rxtest

@@ -128,14 +128,6 @@
       IF (.NOT. FLAG) ERRS = ERRS + 1
       IF (MPI_WTIME() .LT. T0) ERRS = ERRS + 1
 
-      CALL MPI_ALLREDUCE(MPI_IN_PLACE, ERRS, 1, MPI_INTEGER, MPI_SUM,
-     &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ERRS .EQ. 0) THEN
-            PRINT '(A)', ' No Errors'
-         ELSE
-            PRINT '(A,I6)', ' Found errors: ', ERRS
-         END IF
-      END IF
+      CALL RX_REPORT77(ERRS)
       CALL MPI_FINALIZE(IERR)
       END

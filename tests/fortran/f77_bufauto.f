@@ -32,14 +32,6 @@
       END DO
       CALL MPI_BUFFER_DETACH(ADDR, SZ, IERR)
       IF (IERR .NE. MPI_SUCCESS .OR. SZ .NE. 0) ERRS = ERRS + 1
-      CALL MPI_ALLREDUCE(MPI_IN_PLACE, ERRS, 1, MPI_INTEGER, MPI_SUM,
-     &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ERRS .EQ. 0) THEN
-            PRINT '(A)', ' No Errors'
-         ELSE
-            PRINT '(A,I6)', ' Found errors: ', ERRS
-         END IF
-      END IF
+      CALL RX_REPORT77(ERRS)
       CALL MPI_FINALIZE(IERR)
       END

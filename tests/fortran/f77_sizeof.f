@@ -9,7 +9,7 @@
       PROGRAM F77SIZEOF
       IMPLICIT NONE
       INCLUDE 'mpif.h'
-      INTEGER IERR, ERRS, RANK, ISZ
+      INTEGER IERR, ERRS, ISZ
       INTEGER(KIND=1) I1(3)
       INTEGER(KIND=8) I8
       REAL R4(2,2)
@@ -19,7 +19,6 @@
       CHARACTER C(7)
       ERRS = 0
       CALL MPI_INIT(IERR)
-      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
       CALL MPI_SIZEOF(I1, ISZ, IERR)
       IF (ISZ .NE. 1 .OR. IERR .NE. MPI_SUCCESS) ERRS = ERRS + 1
       CALL MPI_SIZEOF(I8, ISZ, IERR)
@@ -34,14 +33,6 @@
       IF (ISZ .NE. 4) ERRS = ERRS + 1
       CALL MPI_SIZEOF(C, ISZ, IERR)
       IF (ISZ .NE. 1) ERRS = ERRS + 1
-      CALL MPI_ALLREDUCE(MPI_IN_PLACE, ERRS, 1, MPI_INTEGER, MPI_SUM,
-     &     MPI_COMM_WORLD, IERR)
-      IF (RANK .EQ. 0) THEN
-         IF (ERRS .EQ. 0) THEN
-            PRINT '(A)', ' No Errors'
-         ELSE
-            PRINT '(A,I6)', ' Found errors: ', ERRS
-         END IF
-      END IF
+      CALL RX_REPORT77(ERRS)
       CALL MPI_FINALIZE(IERR)
       END

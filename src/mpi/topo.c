@@ -2,12 +2,15 @@
  * Process topologies: Dims_create, Cartesian communicators, distributed
  * graphs, Topo_test. A topology is an rx_topo_t hung on the communicator
  * (src/coll/neighbor.h); the neighbourhood collectives read its lists.
- * Reordering: ranks keep their order. rdmx-run numbers ranks node by node,
- * so a row-major grid already keeps neighbours of the fastest dimension on
- * one node; nothing better is known without the application's traffic. */
+ * Reordering (reorder = 1 of MPI_Cart_create and MPI_Graph_create, and
+ * MPI_Cart_map / MPI_Graph_map): when the ranks sit on more than one node,
+ * positions are dealt node by node so that neighbours share a node
+ * (topo_map.h), kept only where that cuts fewer edges between nodes than
+ * the ranks' own order. Distributed graphs keep their order. */
 #include "mpi_impl.h"
 #include "coll/neighbor.h"
 #include "info_impl.h"
+#include "topo_map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,28 @@ _Static_assert((int)MPI_GRAPH == RX_TOPO_GRAPH && (int)MPI_CART == RX_TOPO_CART 
                "the topology kinds below the binding are the MPI constants");
 
 #define RX_MAXDIMS 64
+
+int rx_topo_map_rank(const rx_comm_t *c, int n, int ndims, const int *dims, const int *periods,
+                     const int *index, const int *edges, int *rank)
+{
+    *rank = c->rank < n ? c->rank : -1;
+    int one_node = 1;
+    for (int i = 1; i < n && one_node; i++)
+        one_node = rx_rt.node_of[c->group->world[i]] == rx_rt.node_of[c->group->world[0]];
+    if (one_node || *rank < 0)
+        return RX_OK;
+    int *node = malloc(sizeof(int) * 2 * (size_t)n), *newrank = node + n;
+    if (!node)
+        return RX_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        node[i] = rx_rt.node_of[c->group->world[i]];
+    int rc = index ? rx_map_graph(n, node, index, edges, newrank)
+                   : rx_map_cart(n, node, ndims, dims, periods, newrank);
+    if (rc >= 0)
+        *rank = newrank[c->rank];
+    free(node);
+    return rc < 0 ? rc : RX_OK;
+}
 
 static rx_topo_t *rx_topo_of(rx_comm_t *c, int kind)
 {
@@ -236,7 +261,6 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
                      int reorder, MPI_Comm *comm_cart)
 {
     const char *fn = "MPI_Cart_create";
-    (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
     if (c->remote)
@@ -258,7 +282,10 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     if (n > c->size)
         return rx_mpi_err(c, MPI_ERR_DIMS, fn, "the grid has more than the %d ranks of the "
                           "communicator", c->size);
-    int rc = PMPI_Comm_split(comm_old, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, comm_cart);
+    int key = c->rank;
+    if (reorder && rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, &key) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    int rc = PMPI_Comm_split(comm_old, c->rank < n ? 0 : MPI_UNDEFINED, key, comm_cart);
     if (rc != MPI_SUCCESS || *comm_cart == MPI_COMM_NULL)
         return rc;
     rx_comm_t *nc = rx_comm_get(*comm_cart);

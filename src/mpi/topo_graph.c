@@ -4,9 +4,10 @@
  * communicator keeps the whole graph (index and edges as given), as the
  * queries may ask about any rank; its own edges are also its neighbour
  * lists, so the neighbourhood collectives run on graphs unchanged.
- * Mapping keeps ranks in order (see topo.c on reordering). */
+ * Mapping and reorder = 1: topo.c, topo_map.h. */
 #include "mpi_impl.h"
 #include "coll/neighbor.h"
+#include "topo_map.h"
 
 #include <string.h>
 
@@ -47,7 +48,6 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
                       int reorder, MPI_Comm *comm_graph)
 {
     const char *fn = "MPI_Graph_create";
-    (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
     if (c->remote)
@@ -57,7 +57,10 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     int rc = rx_graph_check(c, nnodes, index, edges, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = PMPI_Comm_split(comm_old, c->rank < nnodes ? 0 : MPI_UNDEFINED, c->rank, comm_graph);
+    int key = c->rank;
+    if (reorder && rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, &key) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = PMPI_Comm_split(comm_old, c->rank < nnodes ? 0 : MPI_UNDEFINED, key, comm_graph);
     if (rc != MPI_SUCCESS || *comm_graph == MPI_COMM_NULL)
         return rc;
     rx_comm_t *nc = rx_comm_get(*comm_graph);
@@ -174,7 +177,10 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
         return rc;
     if (!newrank)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newrank is NULL");
-    *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
+    if (rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, newrank) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (*newrank < 0)
+        *newrank = MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Graph_map)
@@ -200,7 +206,10 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
             return rx_mpi_err(c, MPI_ERR_DIMS, fn, "the grid has more than the %d ranks of "
                               "the communicator", c->size);
     }
-    *newrank = c->rank < n ? c->rank : MPI_UNDEFINED;
+    if (rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, newrank) != RX_OK)
+        return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (*newrank < 0)
+        *newrank = MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 RX_ALIAS(Cart_map)

@@ -143,6 +143,27 @@ coll-hier-2hosts)
     grep -q "node phases by schedules" "$W/err" || fail "a node across hosts took the node path"
     echo "ok coll_basic (2 hosts x 3, a node of 2 across them: schedules)"
     ;;
+topo-2hosts)
+    # reorder = 1 with the ranks interleaved over the hosts (8 ranks at one
+    # slot per host: 0, 2, 4, 6 on the first): a 4 x 2 grid, a periodic ring
+    # of 8 and the 4 x 2 grid graph, each must cut fewer edges between the
+    # hosts than the old order, and the halo exchange on the grid is checked
+    rx_net_up 2 || fail "namespace set-up"
+    job 1 RDMX_WAIT=yield -- -n 8 "$MPI/rxmpi_topo_reorder" fewer
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder: status $RC"
+    for want in "cart 4x2: cut 4 -> 2" "ring 8: cut 8 -> 2" "graph 4x2: cut 8 -> 4"; do
+        grep -qx "$want" "$W/out" || fail "expected '$want'"
+    done
+    echo "ok: interleaved: $(grep ': cut ' "$W/out" | paste -sd ';')"
+    # in blocks of 4 per host (rdmx-run's placement) the old order is as good:
+    # it stays
+    job 4 RDMX_WAIT=yield -- "$MPI/rxmpi_topo_reorder"
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder in blocks: status $RC"
+    for want in "cart 4x2: cut 2 -> 2" "ring 8: cut 2 -> 2" "graph 4x2: cut 4 -> 4"; do
+        grep -qx "$want" "$W/out" || fail "in blocks: expected '$want'"
+    done
+    echo "ok: in blocks: $(grep ': cut ' "$W/out" | paste -sd ';')"
+    ;;
 mr-reuse)
     rx_net_up 2 || fail "namespace set-up"
     job 1 RDMX_OFI_STATS=1 -- "$NET/rxnet_mr_reuse"

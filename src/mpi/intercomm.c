@@ -133,23 +133,38 @@ typedef struct rx_xhdr {
     uint32_t mask[RX_CTX_WORDS];
 } rx_xhdr_t;
 
-/* At the local leader: swap error classes, sizes and masks, then (when
- * neither group refused its arguments) member lists, with the remote
- * leader; *world becomes the remote list (malloc'd). */
+/* The leaders' traffic goes on the peer communicator's collective context,
+ * far above its own collectives' tags, so no receive of the program can
+ * take it: the error classes on a tag of their own, then sizes, masks and
+ * member lists on one the call's tag selects (never the classes' one). */
+#define RX_XCLS_TAG 0x2fffffff
+static int rx_xchg_tag(int tag) { return 0x20000000 | (tag % 0x0fffffff); }
+
+/* At the local leader: swap error classes with the remote leader; then,
+ * when neither group refused its arguments, sizes, masks and member lists;
+ * *world becomes the remote list (malloc'd). The classes do not depend on
+ * the tag, so a group that refused its tag still tells the other; those
+ * calls concurrent between the same leaders (threads) may swap their
+ * classes, which are all 0 in a correct program. */
 static int rx_leader_xchg(rx_comm_t *lc, rx_comm_t *pc, int rleader, int tag, rx_xhdr_t *h,
                           int **world)
 {
-    rx_xhdr_t mine = {h->cls, 0, RX_OK, lc->size, {0}}, theirs;
-    memcpy(mine.mask, h->mask, sizeof mine.mask);
-    int rc = rx_coll_sendrecv(&mine, sizeof mine, rleader, &theirs, sizeof theirs, rleader, tag,
-                              pc);
+    int rcls = 0;
+    int rc = rx_coll_sendrecv(&h->cls, sizeof h->cls, rleader, &rcls, sizeof rcls, rleader,
+                              RX_XCLS_TAG, pc);
     if (rc != RX_OK)
         return rc;
-    h->rcls = theirs.cls;
-    h->size = theirs.size;
-    memcpy(h->mask, theirs.mask, sizeof h->mask);
+    h->rcls = rcls;
     if (h->cls || h->rcls)
         return RX_OK;
+    rx_xhdr_t mine = {0, 0, RX_OK, lc->size, {0}}, theirs;
+    memcpy(mine.mask, h->mask, sizeof mine.mask);
+    tag = rx_xchg_tag(tag);
+    rc = rx_coll_sendrecv(&mine, sizeof mine, rleader, &theirs, sizeof theirs, rleader, tag, pc);
+    if (rc != RX_OK)
+        return rc;
+    h->size = theirs.size;
+    memcpy(h->mask, theirs.mask, sizeof h->mask);
     if (h->size <= 0 || !(*world = malloc(sizeof(int) * (size_t)h->size)))
         return RX_ERR_NOMEM;
     return rx_coll_sendrecv(lc->world, sizeof(int) * (size_t)lc->size, rleader, *world,
@@ -202,8 +217,11 @@ static int rx_member_args(rx_comm_t *lc, int local_leader, int tag, MPI_Comm *ou
  * per error class, folded into the free-id mask reduction), a local leader
  * out of range at any member makes rank 0 stand in as leader, and the
  * leader swaps the agreed class with the remote leader before anything
- * else, unless its own peer arguments are bad (then the remote leader
- * cannot be named, and only the local group learns of the failure). */
+ * else, on a tag that does not depend on the call's (so a tag refused at
+ * one side only is told to the other too), unless its own peer arguments
+ * are bad: then the remote leader cannot be named, only the local group
+ * learns of the failure (MPI_ERRORS_ARE_FATAL ends the job there), and the
+ * other group waits; docs/mpi-support-notes.txt says why. */
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -235,12 +253,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         rx_comm_t *pc;
         char pwhy[160];
         int pcls = rx_leader_args(lc, peer_comm, remote_leader, &pc, pwhy, sizeof pwhy);
-        /* the leaders' traffic goes on the peer communicator's collective
-         * context, far above its own collectives' tags, so no receive of
-         * the program can take it */
         if (!pcls)
-            h.status = rx_leader_xchg(lc, pc, remote_leader, 0x20000000 | (tag & 0x0fffffff),
-                                      &h, &world);
+            h.status = rx_leader_xchg(lc, pc, remote_leader, tag, &h, &world);
         else if (!h.cls) {
             h.cls = pcls;
             memcpy(why, pwhy, sizeof pwhy);

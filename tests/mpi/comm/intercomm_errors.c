@@ -6,10 +6,15 @@
  * the odd group (that group MPI_ERR_RANK, the even one an error); a NULL
  * newintercomm at one non-leader of the even group (the even group
  * MPI_ERR_ARG, the odd one an error); a negative tag at both groups
- * (MPI_ERR_TAG); MPI_COMM_NULL as peer at both leaders (MPI_ERR_COMM at
- * all); remote_leader out of range at both leaders (MPI_ERR_RANK at all).
- * After each, a good MPI_Intercomm_create and an exchange over it show that
- * nothing of the failed call was left behind. */
+ * (MPI_ERR_TAG), in the odd group only (there MPI_ERR_TAG, the even group
+ * an error) and at one non-leader of the even group only (the even group
+ * MPI_ERR_TAG, the odd one an error); MPI_COMM_NULL as peer at both leaders
+ * (MPI_ERR_COMM at all); remote_leader out of range at both leaders
+ * (MPI_ERR_RANK at all). After each, a good MPI_Intercomm_create and an
+ * exchange over it show that nothing of the failed call was left behind.
+ * With the argument "fatal-peer", under MPI_ERRORS_ARE_FATAL: MPI_COMM_NULL
+ * as peer at the odd group's leader only must end the job with the reason
+ * (the even group cannot learn of it: docs/mpi-support-notes.txt). */
 #define RXT_WATCHDOG_S 60
 #include "rxtest.h"
 
@@ -53,13 +58,19 @@ int main(int argc, char **argv)
 {
     rxt_init(&argc, &argv, "intercomm_errors");
     rxt_need_ranks(2);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     color = rxt_rank % 2;
     RXT_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rxt_rank, &local));
-    MPI_Comm_set_errhandler(local, MPI_ERRORS_RETURN);
     MPI_Comm_rank(local, &lrank);
     MPI_Comm inter = MPI_COMM_NULL;
     int rl = 1 - color; /* the remote leader's world rank */
+    if (argc > 1 && !strcmp(argv[1], "fatal-peer")) {
+        good(0);
+        create(0, color ? MPI_COMM_NULL : MPI_COMM_WORLD, rl, 11, &inter);
+        RXT_CHECK(0, "MPI_Intercomm_create with MPI_COMM_NULL as peer at one leader returned");
+        return rxt_finish();
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(local, MPI_ERRORS_RETURN);
 
     good(0);
     /* local_leader out of range in the odd group */
@@ -75,6 +86,15 @@ int main(int argc, char **argv)
     rc = create(0, MPI_COMM_WORLD, rl, -3, &inter);
     expect_fail(rc, MPI_ERR_TAG, "negative tag");
     good(3);
+    /* a negative tag in the odd group only, then at one even non-leader */
+    rc = create(0, MPI_COMM_WORLD, rl, color ? -4 : 12, &inter);
+    expect_fail(rc, color ? MPI_ERR_TAG : -1, "negative tag in the odd group only");
+    good(6);
+    if (rxt_size >= 3) {
+        rc = create(0, MPI_COMM_WORLD, rl, !color && lrank == 1 ? -5 : 13, &inter);
+        expect_fail(rc, color ? -1 : MPI_ERR_TAG, "negative tag at one even rank only");
+        good(7);
+    }
     rc = create(0, MPI_COMM_NULL, rl, 9, &inter);
     expect_fail(rc, MPI_ERR_COMM, "MPI_COMM_NULL as peer at both leaders");
     good(4);

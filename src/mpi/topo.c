@@ -6,12 +6,14 @@
  * MPI_Cart_map / MPI_Graph_map): when the ranks sit on more than one node,
  * positions are dealt node by node so that neighbours share a node
  * (topo_map.h), kept only where that cuts fewer edges between nodes than
- * the ranks' own order. Distributed graphs keep their order. */
+ * the ranks' own order. Distributed graphs do the same with the graph
+ * every rank's lists make (rx_dist_reorder). */
 #include "mpi_impl.h"
 #include "coll/neighbor.h"
 #include "info_impl.h"
 #include "topo_map.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,15 +23,21 @@ _Static_assert((int)MPI_GRAPH == RX_TOPO_GRAPH && (int)MPI_CART == RX_TOPO_CART 
 
 #define RX_MAXDIMS 64
 
+/* Whether the first n ranks of c sit on one node. */
+static int rx_topo_one_node(const rx_comm_t *c, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (rx_rt.node_of[c->group->world[i]] != rx_rt.node_of[c->group->world[0]])
+            return 0;
+    return 1;
+}
+
 int rx_topo_map_rank(const rx_comm_t *c, int n, int ndims, const int *dims, const int *periods,
                      const int *index, const int *edges, int *rank)
 {
     *rank = c->rank < n ? c->rank : -1;
-    int one_node = 1;
-    for (int i = 1; i < n && one_node; i++)
-        one_node = rx_rt.node_of[c->group->world[i]] == rx_rt.node_of[c->group->world[0]];
-    if (one_node || *rank < 0)
-        return RX_OK;
+    if (*rank < 0 || rx_topo_one_node(c, n))
+        return 0;
     int *node = malloc(sizeof(int) * 2 * (size_t)n), *newrank = node + n;
     if (!node)
         return RX_ERR_NOMEM;
@@ -40,7 +48,7 @@ int rx_topo_map_rank(const rx_comm_t *c, int n, int ndims, const int *dims, cons
     if (rc >= 0)
         *rank = newrank[c->rank];
     free(node);
-    return rc < 0 ? rc : RX_OK;
+    return rc;
 }
 
 static rx_topo_t *rx_topo_of(rx_comm_t *c, int kind)
@@ -283,7 +291,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
         return rx_mpi_err(c, MPI_ERR_DIMS, fn, "the grid has more than the %d ranks of the "
                           "communicator", c->size);
     int key = c->rank;
-    if (reorder && rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, &key) != RX_OK)
+    if (reorder && rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, &key) < 0)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     int rc = PMPI_Comm_split(comm_old, c->rank < n ? 0 : MPI_UNDEFINED, key, comm_cart);
     if (rc != MPI_SUCCESS || *comm_cart == MPI_COMM_NULL)
@@ -452,13 +460,86 @@ static int rx_check_ranks(rx_comm_t *c, int n, const int *r, const char *what, c
 
 static int rx_weights_given(const int *w) { return w != MPI_UNWEIGHTED; }
 
+/* reorder = 1 of the distributed graphs. *comm (a duplicate of comm_old)
+ * and *t (this rank's lists, in its ranks) as made without reordering.
+ * Where the ranks sit on more than one node, every rank gathers every
+ * rank's lists ([indeg, outdeg, in, inw, out, outw]), maps the graph of the
+ * out-lists onto the nodes (topo_map.h) and, when that pays, *comm becomes
+ * its split by the new ranks and *t the lists of the vertex the caller now
+ * is (vertex numbers are ranks of the new communicator). */
+static int rx_dist_reorder(MPI_Comm *comm, rx_topo_t **t, const char *fn)
+{
+    rx_comm_t *c = rx_comm_get(*comm);
+    int p = c->size, me = c->rank, mine = 2 + 2 * ((*t)->indeg + (*t)->outdeg);
+    if (rx_topo_one_node(c, p))
+        return MPI_SUCCESS;
+    int *len = calloc((size_t)p, sizeof(int)), *disp = calloc((size_t)p, sizeof(int));
+    int *index = calloc((size_t)p, sizeof(int)), *buf = malloc(sizeof(int) * (size_t)mine);
+    int *all = NULL, *edges = NULL;
+    int rc = len && disp && index && buf
+                 ? PMPI_Allgather(&mine, 1, MPI_INT, len, 1, MPI_INT, *comm)
+                 : MPI_ERR_NO_MEM;
+    long long total = 0;
+    for (int r = 0; rc == MPI_SUCCESS && r < p; total += len[r++])
+        disp[r] = (int)total;
+    if (rc == MPI_SUCCESS && (total > INT_MAX || !(all = malloc(sizeof(int) * (size_t)total)) ||
+                              !(edges = malloc(sizeof(int) * (size_t)total))))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        const rx_topo_t *m = *t;
+        buf[0] = m->indeg;
+        buf[1] = m->outdeg;
+        memcpy(buf + 2, m->in, sizeof(int) * (size_t)m->indeg);
+        memcpy(buf + 2 + m->indeg, m->inw, sizeof(int) * (size_t)m->indeg);
+        memcpy(buf + 2 + 2 * m->indeg, m->out, sizeof(int) * (size_t)m->outdeg);
+        memcpy(buf + 2 + 2 * m->indeg + m->outdeg, m->outw, sizeof(int) * (size_t)m->outdeg);
+        rc = PMPI_Allgatherv(buf, mine, MPI_INT, all, len, disp, MPI_INT, *comm);
+    }
+    int k = me, moved = 0, ne = 0;
+    for (int r = 0; rc == MPI_SUCCESS && r < p; r++) {
+        const int *v = all + disp[r];
+        memcpy(edges + ne, v + 2 + 2 * v[0], sizeof(int) * (size_t)v[1]);
+        index[r] = ne += v[1];
+    }
+    if (rc == MPI_SUCCESS &&
+        (moved = rx_topo_map_rank(c, p, 0, NULL, NULL, index, edges, &k)) < 0)
+        rc = MPI_ERR_NO_MEM;
+    rx_topo_t *nt = NULL;
+    if (rc == MPI_SUCCESS && moved) {
+        const int *v = all + disp[k];
+        if (!(nt = rx_topo_new(MPI_DIST_GRAPH, 0, v[0], v[1])))
+            rc = MPI_ERR_NO_MEM;
+    }
+    MPI_Comm nc = MPI_COMM_NULL;
+    if (nt && (rc = PMPI_Comm_split(*comm, 0, k, &nc)) == MPI_SUCCESS) {
+        const int *v = all + disp[k];
+        memcpy(nt->in, v + 2, sizeof(int) * (size_t)v[0]);
+        memcpy(nt->inw, v + 2 + v[0], sizeof(int) * (size_t)v[0]);
+        memcpy(nt->out, v + 2 + 2 * v[0], sizeof(int) * (size_t)v[1]);
+        memcpy(nt->outw, v + 2 + 2 * v[0] + v[1], sizeof(int) * (size_t)v[1]);
+        nt->weighted = (*t)->weighted;
+        free(*t);
+        *t = nt;
+        nt = NULL;
+        PMPI_Comm_free(comm);
+        *comm = nc;
+    }
+    free(nt);
+    free(len);
+    free(disp);
+    free(index);
+    free(buf);
+    free(all);
+    free(edges);
+    return rc == MPI_ERR_NO_MEM ? rx_mpi_err(c, rc, fn, "out of memory") : rc;
+}
+
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
                                     const int *sourceweights, int outdegree,
                                     const int destinations[], const int *destweights,
                                     MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create_adjacent";
-    (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
     if (c->remote)
@@ -492,6 +573,11 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
         free(t);
         return rc;
     }
+    if (reorder && (rc = rx_dist_reorder(comm_dist_graph, &t, fn)) != MPI_SUCCESS) {
+        free(t);
+        PMPI_Comm_free(comm_dist_graph);
+        return rc;
+    }
     rx_comm_t *nc = rx_comm_get(*comm_dist_graph);
     free(nc->topo); /* a topology the duplicate inherited */
     nc->topo = t;
@@ -507,7 +593,6 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
                            int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create";
-    (void)reorder;
     RX_CHECK_INIT(fn);
     RX_GET_COMM(c, comm_old, fn);
     if (c->remote)
@@ -615,6 +700,12 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
         return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
     }
     t->weighted = weighted;
+    if (reorder && (rc = rx_dist_reorder(comm_dist_graph, &t, fn)) != MPI_SUCCESS) {
+        free(t);
+        PMPI_Comm_free(comm_dist_graph);
+        return rc;
+    }
+    nc = rx_comm_get(*comm_dist_graph);
     free(nc->topo);
     nc->topo = t;
     nc->topo_kind = MPI_DIST_GRAPH;

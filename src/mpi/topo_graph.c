@@ -58,7 +58,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     if (rc != MPI_SUCCESS)
         return rc;
     int key = c->rank;
-    if (reorder && rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, &key) != RX_OK)
+    if (reorder && rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, &key) < 0)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     rc = PMPI_Comm_split(comm_old, c->rank < nnodes ? 0 : MPI_UNDEFINED, key, comm_graph);
     if (rc != MPI_SUCCESS || *comm_graph == MPI_COMM_NULL)
@@ -177,7 +177,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
         return rc;
     if (!newrank)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newrank is NULL");
-    if (rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, newrank) != RX_OK)
+    if (rx_topo_map_rank(c, nnodes, 0, NULL, NULL, index, edges, newrank) < 0)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (*newrank < 0)
         *newrank = MPI_UNDEFINED;
@@ -206,7 +206,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
             return rx_mpi_err(c, MPI_ERR_DIMS, fn, "the grid has more than the %d ranks of "
                               "the communicator", c->size);
     }
-    if (rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, newrank) != RX_OK)
+    if (rx_topo_map_rank(c, (int)n, ndims, dims, periods, NULL, NULL, newrank) < 0)
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if (*newrank < 0)
         *newrank = MPI_UNDEFINED;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Mapping a process topology onto the nodes of a job: what reorder = 1 of
- * MPI_Cart_create and MPI_Graph_create, and MPI_Cart_map / MPI_Graph_map,
- * compute. Pure functions on arrays, the same result at every rank.
+ * MPI_Cart_create, MPI_Graph_create and MPI_Dist_graph_create(_adjacent),
+ * and MPI_Cart_map / MPI_Graph_map, compute. Pure functions on arrays, the same result at every rank.
  *
  * node[r] is the node of old rank r for the n ranks that take part
  * (r = 0..n-1, any non-negative ids). A mapping writes newrank[r], the grid
@@ -35,8 +35,9 @@ long long rx_map_graph_cut(int n, const int *index, const int *edges, const int 
 
 /* The binding's use (topo.c): the position the caller takes when the first n
  * ranks of intracommunicator c are mapped onto their nodes, a grid when
- * index is NULL, else a graph. c->rank where they all sit on one node (or
- * the mapping keeps the identity), -1 for a rank beyond n; RX_ERR_NOMEM. */
+ * index is NULL, else a graph: c->rank where they all sit on one node (or
+ * the mapping keeps the identity), -1 for a rank beyond n. Returns 1 when
+ * the ranks were reordered, 0 when not, or RX_ERR_NOMEM. */
 struct rx_comm;
 int rx_topo_map_rank(const struct rx_comm *c, int n, int ndims, const int *dims,
                      const int *periods, const int *index, const int *edges, int *rank);

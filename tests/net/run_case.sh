@@ -146,12 +146,14 @@ coll-hier-2hosts)
 topo-2hosts)
     # reorder = 1 with the ranks interleaved over the hosts (8 ranks at one
     # slot per host: 0, 2, 4, 6 on the first): a 4 x 2 grid, a periodic ring
-    # of 8 and the 4 x 2 grid graph, each must cut fewer edges between the
-    # hosts than the old order, and the halo exchange on the grid is checked
+    # of 8 and the 4 x 2 grid graph (by MPI_Graph_create and both distributed
+    # forms), each must cut fewer edges between the hosts than the old
+    # order; the halo exchange on the grid and the graphs' lists are checked
     rx_net_up 2 || fail "namespace set-up"
     job 1 RDMX_WAIT=yield -- -n 8 "$MPI/rxmpi_topo_reorder" fewer
     [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder: status $RC"
-    for want in "cart 4x2: cut 4 -> 2" "ring 8: cut 8 -> 2" "graph 4x2: cut 8 -> 4"; do
+    for want in "cart 4x2: cut 4 -> 2" "ring 8: cut 8 -> 2" "graph 4x2: cut 8 -> 4" \
+        "dist adjacent 4x2: cut 8 -> 4" "dist 4x2: cut 8 -> 4"; do
         grep -qx "$want" "$W/out" || fail "expected '$want'"
     done
     echo "ok: interleaved: $(grep ': cut ' "$W/out" | paste -sd ';')"
@@ -159,7 +161,8 @@ topo-2hosts)
     # it stays
     job 4 RDMX_WAIT=yield -- "$MPI/rxmpi_topo_reorder"
     [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder in blocks: status $RC"
-    for want in "cart 4x2: cut 2 -> 2" "ring 8: cut 2 -> 2" "graph 4x2: cut 4 -> 4"; do
+    for want in "cart 4x2: cut 2 -> 2" "ring 8: cut 2 -> 2" "graph 4x2: cut 4 -> 4" \
+        "dist adjacent 4x2: cut 4 -> 4" "dist 4x2: cut 4 -> 4"; do
         grep -qx "$want" "$W/out" || fail "in blocks: expected '$want'"
     done
     echo "ok: in blocks: $(grep ': cut ' "$W/out" | paste -sd ';')"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * reorder = 1 of MPI_Cart_create and MPI_Graph_create against the node
+ * reorder = 1 of MPI_Cart_create, MPI_Graph_create and
+ * MPI_Dist_graph_create(_adjacent) against the node
  * layout: the node of each process (MPI_Comm_split_type SHARED), the edges
  * of a grid (MPI_Dims_create over every rank, not periodic) and of a
  * periodic ring whose ends lie on different nodes, before (old ranks in
@@ -9,7 +10,10 @@
  * process the rank it got. A halo exchange on the reordered grid (blocks of
  * B x B values of a global function, a ghost layer from every neighbour)
  * checks the communicator works as a grid. Rank 0 prints the cuts:
- * "cart AxB: cut X -> Y" and "ring N: cut X -> Y" and "graph AxB: ...". */
+ * "cart AxB: cut X -> Y" and "ring N: cut X -> Y" and "graph AxB: ...",
+ * "dist adjacent AxB: ...", "dist AxB: ...". The distributed graphs are
+ * the grid graph, weighted, each rank giving the lists of its old rank's
+ * vertex; after reordering each rank must hold its new rank's lists. */
 #include "rxtest.h"
 
 #define B 4
@@ -134,11 +138,11 @@ static void cart(int nd, const int *dims, const int *periods, const char *what)
     RXT_MPI(MPI_Comm_free(&c));
 }
 
-/* The grid graph of dims[0] x dims[1] (to each side neighbour), by
- * MPI_Graph_create. */
-static void graph(const int *dims, const char *what)
+/* The grid graph of dims[0] x dims[1] (each vertex to its side neighbours)
+ * in MPI_Graph_create's form; returns the number of vertices. */
+static int grid_graph(const int *dims, int *index, int *edges)
 {
-    int n = dims[0] * dims[1], index[64], edges[256], e = 0, ident[64];
+    int e = 0;
     for (int i = 0; i < dims[0]; i++)
         for (int j = 0; j < dims[1]; j++) {
             int u = i * dims[1] + j;
@@ -151,30 +155,102 @@ static void graph(const int *dims, const char *what)
             if (i + 1 < dims[0])
                 edges[e++] = u + dims[1];
             index[u] = e;
-            ident[u] = u;
         }
-    MPI_Comm g;
-    RXT_MPI(MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, 1, &g));
-    int mapped = -5, me;
-    RXT_MPI(MPI_Graph_map(MPI_COMM_WORLD, n, index, edges, &mapped));
-    MPI_Comm_rank(g, &me);
-    RXT_CHECK(mapped == me, "%s: Graph_map gave %d, Graph_create rank %d", what, mapped, me);
-    int *w = world_of(g, n), cut[2] = {0, 0};
+    return dims[0] * dims[1];
+}
+
+/* Cuts before (vertex u at world rank u) and after (at w[u]); then each
+ * rank sends its world rank to its out-neighbours: what comes from in-list
+ * entry k must be w[in[k]]. */
+static void graph_check(MPI_Comm g, const char *what, int n, const int *index,
+                        const int *edges, int indeg, const int *in)
+{
+    int *w = world_of(g, n), cut[2] = {0, 0}, got[4];
     for (int u = 0, k = 0; u < n; u++)
         for (; k < index[u]; k++) {
-            cut[0] += node_of[ident[u]] != node_of[ident[edges[k]]];
+            cut[0] += node_of[u] != node_of[edges[k]];
             cut[1] += node_of[w[u]] != node_of[w[edges[k]]];
         }
     check_cut(what, cut[0], cut[1]);
-    /* the neighbours' world ranks arrive in the order of the lists */
-    int deg, nb[4], got[4];
+    RXT_MPI(MPI_Neighbor_allgather(&rxt_rank, 1, MPI_INT, got, 1, MPI_INT, g));
+    for (int k = 0; k < indeg; k++)
+        RXT_CHECK(got[k] == w[in[k]], "%s: neighbour %d sent %d, expected %d", what, k, got[k],
+                  w[in[k]]);
+    free(w);
+}
+
+/* The grid graph by MPI_Graph_create. */
+static void graph(const int *dims, const char *what)
+{
+    int index[64], edges[256], n = grid_graph(dims, index, edges);
+    MPI_Comm g;
+    RXT_MPI(MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, 1, &g));
+    int mapped = -5, me, deg, nb[4];
+    RXT_MPI(MPI_Graph_map(MPI_COMM_WORLD, n, index, edges, &mapped));
+    MPI_Comm_rank(g, &me);
+    RXT_CHECK(mapped == me, "%s: Graph_map gave %d, Graph_create rank %d", what, mapped, me);
     RXT_MPI(MPI_Graph_neighbors_count(g, me, &deg));
     RXT_MPI(MPI_Graph_neighbors(g, me, 4, nb));
-    RXT_MPI(MPI_Neighbor_allgather(&rxt_rank, 1, MPI_INT, got, 1, MPI_INT, g));
+    graph_check(g, what, n, index, edges, deg, nb);
+    RXT_MPI(MPI_Comm_free(&g));
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* The grid graph as a distributed graph, weighted (u -> v weighs 100 u + v),
+ * each rank giving the lists of the vertex of its old rank: adjacent (in
+ * and out lists) or general (its out-edges). After reordering the caller's
+ * lists must be those of the vertex of its new rank. */
+static void dist(const int *dims, int adjacent, const char *what)
+{
+    int index[64], edges[256], n = grid_graph(dims, index, edges), v = rxt_rank;
+    if (n == 1) /* no edges (and MPICH crashes on its weighted graph's neighbours) */
+        return;
+    int first = v ? index[v - 1] : 0, deg = index[v] - first, inw[4], outw[4];
+    const int *nb = edges + first;
+    for (int k = 0; k < deg; k++) {
+        inw[k] = 100 * nb[k] + v;
+        outw[k] = 100 * v + nb[k];
+    }
+    MPI_Comm g;
+    if (adjacent)
+        RXT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, deg, nb, inw, deg, nb, outw,
+                                               MPI_INFO_NULL, 1, &g));
+    else
+        RXT_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &v, &deg, nb, outw, MPI_INFO_NULL, 1,
+                                      &g));
+    int me, ind, outd, wt, in[4], iw[4], out[4], ow[4];
+    MPI_Comm_rank(g, &me);
+    RXT_MPI(MPI_Dist_graph_neighbors_count(g, &ind, &outd, &wt));
+    first = me ? index[me - 1] : 0;
+    deg = index[me] - first;
+    RXT_CHECK(ind == deg && outd == deg && wt, "%s: rank %d has %d in, %d out (weighted %d), "
+              "vertex %d has %d", what, me, ind, outd, wt, me, deg);
+    if (ind != deg || outd != deg) {
+        RXT_MPI(MPI_Comm_free(&g));
+        return;
+    }
+    RXT_MPI(MPI_Dist_graph_neighbors(g, 4, in, iw, 4, out, ow));
+    /* general creation may order the lists any way: compare sorted
+     * (neighbour, weight) pairs, x -> me weighing 100 x + me */
+    int wi[4], wo[4], gi[4], go[4];
+    for (int k = 0; k < deg; k++) {
+        int x = edges[first + k];
+        wi[k] = x * 10000 + 100 * x + me;
+        wo[k] = x * 10000 + 100 * me + x;
+        gi[k] = in[k] * 10000 + iw[k];
+        go[k] = out[k] * 10000 + ow[k];
+    }
+    int *lists[4] = {wi, wo, gi, go};
+    for (int l = 0; l < 4; l++)
+        qsort(lists[l], (size_t)deg, sizeof(int), cmp_int);
     for (int k = 0; k < deg; k++)
-        RXT_CHECK(got[k] == w[nb[k]], "%s: neighbour %d sent %d, expected %d", what, k, got[k],
-                  w[nb[k]]);
-    free(w);
+        RXT_CHECK(gi[k] == wi[k] && go[k] == wo[k],
+                  "%s: rank %d's lists are not those of vertex %d", what, me, me);
+    graph_check(g, what, n, index, edges, ind, in);
     RXT_MPI(MPI_Comm_free(&g));
 }
 
@@ -194,6 +270,10 @@ int main(int argc, char **argv)
     cart(1, &ring, &per, what);
     snprintf(what, sizeof what, "graph %dx%d", dims[0], dims[1]);
     graph(dims, what);
+    snprintf(what, sizeof what, "dist adjacent %dx%d", dims[0], dims[1]);
+    dist(dims, 1, what);
+    snprintf(what, sizeof what, "dist %dx%d", dims[0], dims[1]);
+    dist(dims, 0, what);
     free(node_of);
     return rxt_finish();
 }

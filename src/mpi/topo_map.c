@@ -185,33 +185,127 @@ static int *rx_map_adjacency(const rx_map_graph_t *g, int **off_out)
     return adj;
 }
 
-/* seq: per node of list in turn, vertices by breadth-first growth from the
- * lowest one not yet taken, until the node holds as many as it has ranks. */
-static void rx_map_grow(const rx_map_graph_t *g, const int *off, const int *adj, const int *node,
-                        const int *list, int *seq, char *taken)
+/* Working state of the graph's bisection: label[v] names the part vertex v
+ * is in (parts are numbered as they are made); gain[v], while v waits in
+ * the part being split, is its edges into the region grown so far minus
+ * those to the rest; the frontier holds the waiting vertices with an edge
+ * into the region (fpos[v] their place, -1 for none). */
+typedef struct rx_map_split {
+    const int *off, *adj;
+    int *label, *gain, *front, *fpos, nfront, nlabel;
+} rx_map_split_t;
+
+static void rx_map_front_drop(rx_map_split_t *b, int v)
 {
-    int len = 0, next = 0;
-    for (int k = 0; k < g->n;) {
-        int cap = 1;
-        while (k + cap < g->n && node[list[k + cap]] == node[list[k]])
-            cap++;
-        int head = len, end = len + cap;
-        while (len < end) {
-            if (head == len) { /* the growth ran out: a fresh start */
-                while (taken[next])
-                    next++;
-                taken[next] = 1;
-                seq[len++] = next;
-            }
-            int u = seq[head++];
-            for (int i = off[u]; i < off[u + 1] && len < end; i++)
-                if (!taken[adj[i]]) {
-                    taken[adj[i]] = 1;
-                    seq[len++] = adj[i];
-                }
+    int i = b->fpos[v], last = b->front[--b->nfront];
+    b->front[i] = last;
+    b->fpos[last] = i;
+    b->fpos[v] = -1;
+}
+
+/* The waiting vertex to take next: the frontier's of highest gain, or with
+ * none (a fresh start), part S's of highest gain, i.e. fewest edges in S:
+ * a vertex on its rim. Ties to the lowest vertex. */
+static int rx_map_pick(const rx_map_split_t *b, const int *vs, int lo, int hi, int part)
+{
+    int best = -1;
+    if (b->nfront) {
+        for (int i = 0; i < b->nfront; i++) {
+            int v = b->front[i];
+            if (best < 0 || b->gain[v] > b->gain[best] || (b->gain[v] == b->gain[best] && v < best))
+                best = v;
         }
-        k += cap;
+        return best;
     }
+    for (int i = lo; i < hi; i++) {
+        int v = vs[i];
+        if (b->label[v] == part &&
+            (best < 0 || b->gain[v] > b->gain[best] || (b->gain[v] == b->gain[best] && v < best)))
+            best = v;
+    }
+    return best;
+}
+
+/* Grow a region of cap vertices inside part S (vs[lo..hi), label part),
+ * each step taking the waiting vertex of highest gain; the region gets a
+ * new label, and vs[lo..hi) is rearranged region first. */
+static void rx_map_grow(rx_map_split_t *b, int *vs, int lo, int hi, int cap, int part)
+{
+    int region = ++b->nlabel;
+    for (int i = lo; i < hi; i++) {
+        int v = vs[i], d = 0;
+        for (int k = b->off[v]; k < b->off[v + 1]; k++)
+            d += b->label[b->adj[k]] == part;
+        b->gain[v] = -d;
+    }
+    b->nfront = 0;
+    for (int taken = 0; taken < cap; taken++) {
+        int v = rx_map_pick(b, vs, lo, hi, part);
+        if (b->fpos[v] >= 0)
+            rx_map_front_drop(b, v);
+        b->label[v] = region;
+        for (int k = b->off[v]; k < b->off[v + 1]; k++) {
+            int w = b->adj[k];
+            if (b->label[w] != part)
+                continue;
+            b->gain[w] += 2;
+            if (b->fpos[w] < 0) {
+                b->fpos[w] = b->nfront;
+                b->front[b->nfront++] = w;
+            }
+        }
+    }
+    while (b->nfront)
+        rx_map_front_drop(b, b->front[b->nfront - 1]);
+    int j = lo; /* region first, each side in its old order */
+    for (int i = lo; i < hi; i++)
+        if (b->label[vs[i]] == region)
+            b->front[j++ - lo] = vs[i];
+    for (int i = lo; i < hi; i++)
+        if (b->label[vs[i]] != region)
+            b->front[j++ - lo] = vs[i];
+    memcpy(vs + lo, b->front, sizeof(int) * (size_t)(hi - lo));
+}
+
+/* Deal part S (vs[lo..hi), label part) to nodes a..b-1 of cnt ranks each:
+ * the first half of the nodes takes a region grown to their ranks, the
+ * other half the rest, each split again in turn. */
+static void rx_map_bisect_graph(rx_map_split_t *b, int *vs, int lo, int hi, int part,
+                                const int *cnt, int a, int z)
+{
+    if (z - a < 2)
+        return;
+    int m = a + (z - a) / 2, cap = 0;
+    for (int i = a; i < m; i++)
+        cap += cnt[i];
+    rx_map_grow(b, vs, lo, hi, cap, part);
+    int region = b->nlabel;
+    rx_map_bisect_graph(b, vs, lo, lo + cap, region, cnt, a, m);
+    rx_map_bisect_graph(b, vs, lo + cap, hi, part, cnt, m, z);
+}
+
+/* seq: the vertices by recursive bisection, node by node as list deals
+ * them (cnt: the ranks of each node of list in turn). */
+static int rx_map_graph_seq(int n, const int *off, const int *adj, const int *node,
+                            const int *list, int *seq)
+{
+    int *w = calloc(5 * (size_t)n + 1, sizeof(int)), nn = 0;
+    if (!w)
+        return RX_ERR_NOMEM;
+    rx_map_split_t b = {off, adj, w, w + n, w + 2 * (size_t)n, w + 3 * (size_t)n, 0, 0};
+    int *cnt = w + 4 * (size_t)n;
+    for (int k = 0; k < n; k++) {
+        if (!k || node[list[k]] != node[list[k - 1]])
+            cnt[nn++] = 0;
+        cnt[nn - 1]++;
+    }
+    for (int v = 0; v < n; v++) {
+        seq[v] = v;
+        b.fpos[v] = -1;
+    }
+    rx_map_bisect_graph(&b, seq, 0, n, 0, cnt, 0, nn);
+    free(w);
+    return RX_OK;
 }
 
 int rx_map_graph(int n, const int *node, const int *index, const int *edges, int *newrank)
@@ -220,16 +314,12 @@ int rx_map_graph(int n, const int *node, const int *index, const int *edges, int
     int *off = NULL, *adj = rx_map_adjacency(&g, &off);
     int *list = rx_map_ranks_by_node(n, node);
     int *seq = calloc(2 * (size_t)(n ? n : 1), sizeof(int));
-    char *taken = calloc((size_t)n + 1, 1);
-    int rc = RX_ERR_NOMEM;
-    if (adj && list && seq && taken) {
-        rx_map_grow(&g, off, adj, node, list, seq, taken);
+    int rc = adj && list && seq ? rx_map_graph_seq(n, off, adj, node, list, seq) : RX_ERR_NOMEM;
+    if (rc == RX_OK)
         rc = rx_map_keep(n, node, list, seq, seq + n, rx_map_graph_cut_of, &g, newrank);
-    }
     free(off);
     free(adj);
     free(list);
     free(seq);
-    free(taken);
     return rc;
 }

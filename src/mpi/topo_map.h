@@ -11,8 +11,10 @@
  *  - a grid: its cells ordered by recursive bisection (the box is split in
  *    two across its longest dimension, each half ordered in turn), so a
  *    node's run of consecutive cells is a compact block;
- *  - a graph: per node, breadth-first growth from the lowest vertex not yet
- *    taken until the node is full.
+ *  - a graph: recursive bisection too, the nodes split in two halves and
+ *    the vertices with them: from a vertex on the part's rim, a region
+ *    grows to the first half's ranks, each step taking the vertex with the
+ *    most edges into the region less those out of it (ties to the lowest).
  * The result is kept only when it cuts fewer edges between nodes than the
  * identity; otherwise newrank is the identity (one node, or a layout as
  * good already, stay as they are). */

@@ -56,6 +56,21 @@ suite() {
     done
 }
 
+# topo_check LABEL PPN WANT... -- RDMX-RUN ARGS: topo_reorder must pass and
+# print each WANT line (tests/mpi/topo/topo_reorder.c)
+topo_check() {
+    local label=$1 ppn=$2 wants=()
+    shift 2
+    while [ "$1" != -- ]; do wants+=("$1"); shift; done
+    shift
+    job "$ppn" RDMX_WAIT=yield -- "$@"
+    [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder $label: status $RC"
+    for want in "${wants[@]}"; do
+        grep -qx "$want" "$W/out" || fail "$label: expected '$want'"
+    done
+    echo "ok: $label: $(grep ': cut ' "$W/out" | paste -sd ';')"
+}
+
 # Two hosts, one rank each, exchanging around a ring until broken from
 # outside: the job in the background (pid), started in full flight.
 fault_job_start() {
@@ -150,24 +165,19 @@ topo-2hosts)
     # forms), each must cut fewer edges between the hosts than the old
     # order; the halo exchange on the grid and the graphs' lists are checked.
     # In blocks of 4 per host (rdmx-run's placement) the old order is as
-    # good: it stays. topo_check LABEL PPN WANT... -- RDMX-RUN ARGS
-    topo_check() {
-        local label=$1 ppn=$2 wants=()
-        shift 2
-        while [ "$1" != -- ]; do wants+=("$1"); shift; done
-        shift
-        job "$ppn" RDMX_WAIT=yield -- "$@"
-        [ $RC -eq 0 ] && grep -q "No Errors" "$W/out" || fail "topo_reorder $label: status $RC"
-        for want in "${wants[@]}"; do
-            grep -qx "$want" "$W/out" || fail "$label: expected '$want'"
-        done
-        echo "ok: $label: $(grep ': cut ' "$W/out" | paste -sd ';')"
-    }
+    # good: it stays.
     rx_net_up 2 || fail "namespace set-up"
     topo_check interleaved 1 "cart 4x2: cut 4 -> 2" "ring 8: cut 8 -> 2" "graph 4x2: cut 8 -> 4" \
         "dist adjacent 4x2: cut 8 -> 4" "dist 4x2: cut 8 -> 4" -- -n 8 "$MPI/rxmpi_topo_reorder" fewer
     topo_check "in blocks" 4 "cart 4x2: cut 2 -> 2" "ring 8: cut 2 -> 2" "graph 4x2: cut 4 -> 4" \
         "dist adjacent 4x2: cut 4 -> 4" "dist 4x2: cut 4 -> 4" -- "$MPI/rxmpi_topo_reorder"
+    ;;
+topo-4hosts)
+    # the same with 16 ranks interleaved over 4 hosts: quadrants of 4 x 4
+    rx_net_up 4 || fail "namespace set-up"
+    topo_check interleaved 1 "cart 4x4: cut 12 -> 8" "ring 16: cut 16 -> 4" \
+        "graph 4x4: cut 24 -> 16" "dist adjacent 4x4: cut 24 -> 16" "dist 4x4: cut 24 -> 16" \
+        -- -n 16 "$MPI/rxmpi_topo_reorder" fewer
     ;;
 mr-reuse)
     rx_net_up 2 || fail "namespace set-up"

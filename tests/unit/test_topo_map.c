@@ -171,12 +171,20 @@ static void t_graphs(void)
     cut = graph(16, index, edges, node, &id);
     CHECK(id == 32 && cut == 4, "ring interleaved: cut %lld (identity %lld), expected 4 (32)", cut,
           id);
-    /* the 2 x 8 grid graph on 2 interleaved nodes */
-    int n = grid_graph(2, 8, index, edges);
-    for (int u = 0; u < n; u++)
-        node[u] = u % 2;
-    cut = graph(n, index, edges, node, &id);
-    CHECK(id == 28 && cut <= 8, "2x8 graph interleaved: cut %lld (identity %lld)", cut, id);
+    /* grid graphs (cuts count both directions): 2 x 8 on 2 interleaved
+     * nodes; 4 x 4 on 4 interleaved nodes (quadrants); 8 x 8 on 8 nodes in
+     * rows, 7 x 8 edges cut each way (blocks of 2 x 4: 32) */
+    struct { int a, b, mod, div; long long id, cut; } gg[] = {
+        {2, 8, 2, 0, 28, 4}, {4, 4, 4, 0, 24, 16}, {8, 8, 0, 8, 112, 64}};
+    int n = 0;
+    for (size_t i = 0; i < sizeof gg / sizeof gg[0]; i++) {
+        n = grid_graph(gg[i].a, gg[i].b, index, edges);
+        for (int u = 0; u < n; u++)
+            node[u] = gg[i].mod ? u % gg[i].mod : u / gg[i].div;
+        cut = graph(n, index, edges, node, &id);
+        CHECK(id == gg[i].id && cut == gg[i].cut, "%dx%d graph: cut %lld (identity %lld), "
+              "expected %lld (%lld)", gg[i].a, gg[i].b, cut, id, gg[i].cut, gg[i].id);
+    }
     /* in blocks of rows already: the identity */
     for (int u = 0; u < n; u++)
         node[u] = 0;

@@ -38,11 +38,21 @@ int rx_topo_map_rank(const rx_comm_t *c, int n, int ndims, const int *dims, cons
     *rank = c->rank < n ? c->rank : -1;
     if (*rank < 0 || rx_topo_one_node(c, n))
         return 0;
-    int *node = malloc(sizeof(int) * 2 * (size_t)n), *newrank = node + n;
+    /* each node named by its lowest rank here: the same at every rank,
+     * whatever node indices a process holds for peers of another job */
+    int top = 0;
+    for (int i = 0; i < n; i++)
+        top = rx_rt.node_of[c->group->world[i]] > top ? rx_rt.node_of[c->group->world[i]] : top;
+    int *node = malloc(sizeof(int) * (2 * (size_t)n + (size_t)top + 1)), *newrank = node + n;
     if (!node)
         return RX_ERR_NOMEM;
-    for (int i = 0; i < n; i++)
-        node[i] = rx_rt.node_of[c->group->world[i]];
+    int *first = newrank + n;
+    for (int v = 0; v <= top; v++)
+        first[v] = -1;
+    for (int i = 0; i < n; i++) {
+        int *f = &first[rx_rt.node_of[c->group->world[i]]];
+        node[i] = *f < 0 ? (*f = i) : *f;
+    }
     int rc = index ? rx_map_graph(n, node, index, edges, newrank)
                    : rx_map_cart(n, node, ndims, dims, periods, newrank);
     if (rc >= 0)
@@ -504,15 +514,17 @@ static int rx_dist_reorder(MPI_Comm *comm, rx_topo_t **t, const char *fn)
     if (rc == MPI_SUCCESS &&
         (moved = rx_topo_map_rank(c, p, 0, NULL, NULL, index, edges, &k)) < 0)
         rc = MPI_ERR_NO_MEM;
-    rx_topo_t *nt = NULL;
-    if (rc == MPI_SUCCESS && moved) {
-        const int *v = all + disp[k];
-        if (!(nt = rx_topo_new(MPI_DIST_GRAPH, 0, v[0], v[1])))
-            rc = MPI_ERR_NO_MEM;
-    }
     MPI_Comm nc = MPI_COMM_NULL;
-    if (nt && (rc = PMPI_Comm_split(*comm, 0, k, &nc)) == MPI_SUCCESS) {
-        const int *v = all + disp[k];
+    rx_topo_t *nt = NULL;
+    const int *v = NULL;
+    if (rc == MPI_SUCCESS && moved && (rc = PMPI_Comm_split(*comm, 0, k, &nc)) == MPI_SUCCESS) {
+        v = all + disp[rx_comm_get(nc)->rank]; /* the lists of the rank taken: k */
+        if (!(nt = rx_topo_new(MPI_DIST_GRAPH, 0, v[0], v[1]))) {
+            PMPI_Comm_free(&nc);
+            rc = MPI_ERR_NO_MEM;
+        }
+    }
+    if (nt) {
         memcpy(nt->in, v + 2, sizeof(int) * (size_t)v[0]);
         memcpy(nt->inw, v + 2 + v[0], sizeof(int) * (size_t)v[0]);
         memcpy(nt->out, v + 2 + 2 * v[0], sizeof(int) * (size_t)v[1]);
@@ -520,11 +532,9 @@ static int rx_dist_reorder(MPI_Comm *comm, rx_topo_t **t, const char *fn)
         nt->weighted = (*t)->weighted;
         free(*t);
         *t = nt;
-        nt = NULL;
         PMPI_Comm_free(comm);
         *comm = nc;
     }
-    free(nt);
     free(len);
     free(disp);
     free(index);

@@ -193,7 +193,38 @@ static int *rx_map_adjacency(const rx_map_graph_t *g, int **off_out)
 typedef struct rx_map_split {
     const int *off, *adj;
     int *label, *gain, *front, *fpos, nfront, nlabel;
+    int *dist, *queue; /* hops from the region's start, and the search's queue */
+    int hops;          /* whether ties go to fewer hops before the lower vertex */
 } rx_map_split_t;
+
+/* dist[] of the waiting vertices of part reachable from v, by breadth. */
+static void rx_map_hops(rx_map_split_t *b, int v, int part)
+{
+    int head = 0, tail = 0;
+    b->dist[v] = 0;
+    b->queue[tail++] = v;
+    while (head < tail) {
+        int u = b->queue[head++];
+        for (int k = b->off[u]; k < b->off[u + 1]; k++) {
+            int w = b->adj[k];
+            if (b->label[w] == part && b->dist[w] < 0) {
+                b->dist[w] = b->dist[u] + 1;
+                b->queue[tail++] = w;
+            }
+        }
+    }
+}
+
+/* v before best: higher gain, then (with hops) fewer hops from the start,
+ * then lower. */
+static int rx_map_better(const rx_map_split_t *b, int v, int best)
+{
+    if (best < 0 || b->gain[v] != b->gain[best])
+        return best < 0 || b->gain[v] > b->gain[best];
+    if (b->hops && b->dist[v] != b->dist[best])
+        return b->dist[v] < b->dist[best];
+    return v < best;
+}
 
 static void rx_map_front_drop(rx_map_split_t *b, int v)
 {
@@ -203,25 +234,27 @@ static void rx_map_front_drop(rx_map_split_t *b, int v)
     b->fpos[v] = -1;
 }
 
-/* The waiting vertex to take next: the frontier's of highest gain, or with
- * none (a fresh start), part S's of highest gain, i.e. fewest edges in S:
- * a vertex on its rim. Ties to the lowest vertex. */
-static int rx_map_pick(const rx_map_split_t *b, const int *vs, int lo, int hi, int part)
+/* The waiting vertex to take next: the frontier's best (rx_map_better), or
+ * with none (a fresh start), part S's of highest gain, i.e. fewest edges in
+ * S: a vertex on its rim, from which the hops are then counted. */
+static int rx_map_pick(rx_map_split_t *b, const int *vs, int lo, int hi, int part)
 {
     int best = -1;
     if (b->nfront) {
-        for (int i = 0; i < b->nfront; i++) {
-            int v = b->front[i];
-            if (best < 0 || b->gain[v] > b->gain[best] || (b->gain[v] == b->gain[best] && v < best))
-                best = v;
-        }
+        for (int i = 0; i < b->nfront; i++)
+            if (rx_map_better(b, b->front[i], best))
+                best = b->front[i];
         return best;
     }
-    for (int i = lo; i < hi; i++) {
-        int v = vs[i];
-        if (b->label[v] == part &&
-            (best < 0 || b->gain[v] > b->gain[best] || (b->gain[v] == b->gain[best] && v < best)))
-            best = v;
+    for (int i = lo; i < hi; i++)
+        if (b->label[vs[i]] == part &&
+            (best < 0 || b->gain[vs[i]] > b->gain[best] ||
+             (b->gain[vs[i]] == b->gain[best] && vs[i] < best)))
+            best = vs[i];
+    if (b->hops) {
+        for (int i = lo; i < hi; i++)
+            b->dist[vs[i]] = -1;
+        rx_map_hops(b, best, part);
     }
     return best;
 }
@@ -287,12 +320,13 @@ static void rx_map_bisect_graph(rx_map_split_t *b, int *vs, int lo, int hi, int 
 /* seq: the vertices by recursive bisection, node by node as list deals
  * them (cnt: the ranks of each node of list in turn). */
 static int rx_map_graph_seq(int n, const int *off, const int *adj, const int *node,
-                            const int *list, int *seq)
+                            const int *list, int hops, int *seq)
 {
-    int *w = calloc(5 * (size_t)n + 1, sizeof(int)), nn = 0;
+    int *w = calloc(7 * (size_t)n + 1, sizeof(int)), nn = 0;
     if (!w)
         return RX_ERR_NOMEM;
-    rx_map_split_t b = {off, adj, w, w + n, w + 2 * (size_t)n, w + 3 * (size_t)n, 0, 0};
+    rx_map_split_t b = {off,   adj, w, w + n, w + 2 * (size_t)n, w + 3 * (size_t)n, 0, 0,
+                        w + 5 * (size_t)n, w + 6 * (size_t)n, hops};
     int *cnt = w + 4 * (size_t)n;
     for (int k = 0; k < n; k++) {
         if (!k || node[list[k]] != node[list[k - 1]])
@@ -308,15 +342,30 @@ static int rx_map_graph_seq(int n, const int *off, const int *adj, const int *no
     return RX_OK;
 }
 
+/* Two orders, ties in the growth to the lower vertex or to fewer hops
+ * from the start (rounder regions on large meshes); the one cutting fewer
+ * edges is dealt. */
 int rx_map_graph(int n, const int *node, const int *index, const int *edges, int *newrank)
 {
     rx_map_graph_t g = {n, index, edges};
     int *off = NULL, *adj = rx_map_adjacency(&g, &off);
     int *list = rx_map_ranks_by_node(n, node);
-    int *seq = calloc(2 * (size_t)(n ? n : 1), sizeof(int));
-    int rc = adj && list && seq ? rx_map_graph_seq(n, off, adj, node, list, seq) : RX_ERR_NOMEM;
+    int *seq = calloc(3 * (size_t)(n ? n : 1), sizeof(int)), *alt = seq ? seq + 2 * n : NULL;
+    int rc = adj && list && seq ? rx_map_graph_seq(n, off, adj, node, list, 0, seq)
+                                : RX_ERR_NOMEM;
     if (rc == RX_OK)
+        rc = rx_map_graph_seq(n, off, adj, node, list, 1, alt);
+    if (rc == RX_OK) {
+        int *at = seq + n;
+        for (int k = 0; k < n; k++)
+            at[seq[k]] = node[list[k]];
+        long long c0 = rx_map_graph_cut(n, index, edges, at);
+        for (int k = 0; k < n; k++)
+            at[alt[k]] = node[list[k]];
+        if (rx_map_graph_cut(n, index, edges, at) < c0)
+            memcpy(seq, alt, sizeof(int) * (size_t)n);
         rc = rx_map_keep(n, node, list, seq, seq + n, rx_map_graph_cut_of, &g, newrank);
+    }
     free(off);
     free(adj);
     free(list);

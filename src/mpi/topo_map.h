@@ -14,7 +14,9 @@
  *  - a graph: recursive bisection too, the nodes split in two halves and
  *    the vertices with them: from a vertex on the part's rim, a region
  *    grows to the first half's ranks, each step taking the vertex with the
- *    most edges into the region less those out of it (ties to the lowest).
+ *    most edges into the region less those out of it; ties to the lowest
+ *    vertex, or first to the fewest hops from the start (rounder regions
+ *    on large meshes): both orders are made, the one cutting fewer kept.
  * The result is kept only when it cuts fewer edges between nodes than the
  * identity; otherwise newrank is the identity (one node, or a layout as
  * good already, stay as they are). */

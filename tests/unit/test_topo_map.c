@@ -173,9 +173,11 @@ static void t_graphs(void)
           id);
     /* grid graphs (cuts count both directions): 2 x 8 on 2 interleaved
      * nodes; 4 x 4 on 4 interleaved nodes (quadrants); 8 x 8 on 8 nodes in
-     * rows, 7 x 8 edges cut each way (blocks of 2 x 4: 32) */
+     * rows, 7 x 8 edges cut each way (blocks of 2 x 4: 32); 64 x 64 on 64
+     * interleaved nodes (growth ties to fewer hops: 2466, to the lower
+     * vertex alone: 4096; blocks of 8 x 8 would cut 1792) */
     struct { int a, b, mod, div; long long id, cut; } gg[] = {
-        {2, 8, 2, 0, 28, 4}, {4, 4, 4, 0, 24, 16}, {8, 8, 0, 8, 112, 64}};
+        {2, 8, 2, 0, 28, 4}, {4, 4, 4, 0, 24, 16}, {8, 8, 0, 8, 112, 64}, {64, 64, 64, 0, 8064, 2466}};
     int n = 0;
     for (size_t i = 0; i < sizeof gg / sizeof gg[0]; i++) {
         n = grid_graph(gg[i].a, gg[i].b, index, edges);

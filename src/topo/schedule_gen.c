@@ -144,11 +144,12 @@ static int rx_cw_round(void *vctx, uint32_t rank, uint32_t round, const rx_step_
         *steps = &c->steps[r->step0];
         return RX_OK;
     }
-    uint64_t k = round - r->first;
+    uint64_t k = (round - r->first) % c->p; /* strides are below p: k * stride fits in 64 bits */
     for (uint32_t j = 0; j < r->nsteps; j++) {
         rx_step_t st = c->steps[r->step0 + j];
-        if (st.op == RX_STEP_SEND || st.op == RX_STEP_RECV)
-            st.peer = (uint32_t)((st.peer + k * c->stride[r->step0 + j]) % c->p);
+        uint32_t d = c->stride[r->step0 + j];
+        if ((st.op == RX_STEP_SEND || st.op == RX_STEP_RECV) && d) /* a ring's peers stay (stride 0) */
+            st.peer = (uint32_t)((st.peer + k * d) % c->p);
         rx_cw_buf[j] = st;
     }
     *steps = rx_cw_buf;

@@ -70,18 +70,42 @@ static void rx_ev_sift_down(rx_event_t *h, uint32_t n, uint32_t i)
     h[i] = x;
 }
 
+/* Removes the earliest event. Bottom-up: the hole left at the root goes down to a leaf along the
+ * smaller children (one comparison a level), then the last element rises from there over the
+ * path's elements not earlier than itself. The heap ends as rx_ev_sift_down leaves it, ties
+ * included (the path is sorted; sifting down moves up exactly the elements earlier than the last
+ * one), so events of equal time come out in the same order. */
 static rx_event_t rx_ev_pop(rx_sim_t *s)
 {
-    rx_event_t top = s->ev[0];
-    s->ev[0] = s->ev[--s->nev];
-    if (s->nev)
-        rx_ev_sift_down(s->ev, s->nev, 0);
+    rx_event_t *h = s->ev, top = h[0];
+    uint32_t n = --s->nev, i = 0, c;
+    if (!n)
+        return top;
+    rx_event_t x = h[n];
+    while ((c = 2 * i + 2) < n) { /* both children */
+        c -= h[c].t >= h[c - 1].t; /* the right one only when strictly earlier */
+        h[i] = h[c];
+        i = c;
+    }
+    if (c == n) { /* a left child alone */
+        h[i] = h[c - 1];
+        i = c - 1;
+    }
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (h[p].t < x.t)
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = x;
     return top;
 }
 
+/* A completion is current while the flow's current version (fcur, 0 when not active) is its own. */
 static int rx_ev_stale(const rx_sim_t *s, const rx_event_t *e)
 {
-    return e->type == RX_EV_FLOW_DONE && (s->f[e->id].ver != e->ver || s->f[e->id].state != RX_FS_ACTIVE);
+    return e->type == RX_EV_FLOW_DONE && s->fcur[e->id] != e->ver;
 }
 
 /* Drops stale completions once they outnumber the live ones: keeps memory linear in live flows. */
@@ -100,7 +124,8 @@ static void rx_ev_compact(rx_sim_t *s)
 int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid)
 {
     rx_flow_t *f = &s->f[fid];
-    f->ver++;
+    f->ver += 1 + !(f->ver + 1); /* 0 stands for "not active" in fcur */
+    s->fcur[fid] = f->ver;
     double rate = s->frate[fid];
     double t = rate > 0 ? s->now + f->rem / rate : INFINITY;
     if (!isfinite(t))
@@ -131,9 +156,13 @@ static int rx_flow_alloc(rx_sim_t *s, uint32_t *id)
         if (r)
             s->frate = r;
         uint32_t *z = r ? realloc(s->frozen, cap * sizeof *z) : NULL;
-        if (!z)
+        if (z)
+            s->frozen = z;
+        uint32_t *v = z ? realloc(s->fcur, cap * sizeof *v) : NULL;
+        if (!v)
             return RX_ERR_NOMEM;
-        s->frozen = z;
+        s->fcur = v;
+        memset(v + s->fcap, 0, (cap - s->fcap) * sizeof *v);
         memset(m + s->fcap, 0, (cap - s->fcap) * sizeof *m);
         memset(z + s->fcap, 0, (cap - s->fcap) * sizeof *z);
         s->fcap = cap;
@@ -437,6 +466,7 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         for (int i = 0; i < f->nh; i++)
             s->ls[f->path[i]].load--;
         f->state = RX_FS_DONE;
+        s->fcur[e->id] = 0;
         s->live--;
         if (drc)
             return drc;
@@ -479,6 +509,7 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->act);
     free(s->frate);
     free(s->frozen);
+    free(s->fcur);
     free(s->ev);
     free(s->done);
     free(s->injecting);

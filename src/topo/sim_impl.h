@@ -86,6 +86,7 @@ typedef struct rx_sim {
     uint32_t *fmark;
     double *frate;    /* bytes per second */
     uint32_t *frozen; /* solver epoch in which the flow got its rate */
+    uint32_t *fcur;   /* version of the flow's pending completion while active, else 0 */
     uint32_t nf, fcap, ffree, live;
     uint32_t *act; /* the active flows */
     uint32_t nact, actcap;

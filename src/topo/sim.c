@@ -176,7 +176,7 @@ static int rx_link_attach(rx_sim_t *s, uint32_t fid)
 {
     rx_flow_t *f = &s->f[fid];
     for (int i = 0; i < f->nh; i++) {
-        rx_link_state_t *ls = &s->ls[f->path[i]];
+        rx_link_state_t *ls = &s->ls[f->hop[i].link];
         if (ls->n == ls->cap) {
             uint32_t cap = ls->cap ? ls->cap * 2 : 4;
             uint32_t *a = realloc(ls->fl, cap * sizeof *a);
@@ -185,7 +185,7 @@ static int rx_link_attach(rx_sim_t *s, uint32_t fid)
             ls->fl = a;
             ls->cap = cap;
         }
-        f->pos[i] = ls->n;
+        f->hop[i].pos = ls->n;
         ls->fl[ls->n++] = fid;
         if (ls->n > ls->maxflows)
             ls->maxflows = ls->n;
@@ -197,15 +197,15 @@ static int rx_link_detach(rx_sim_t *s, uint32_t fid)
 {
     rx_flow_t *f = &s->f[fid];
     for (int i = 0; i < f->nh; i++) {
-        rx_link_state_t *ls = &s->ls[f->path[i]];
+        rx_link_state_t *ls = &s->ls[f->hop[i].link];
         uint32_t last = ls->fl[--ls->n];
-        uint32_t at = f->pos[i];
+        uint32_t at = f->hop[i].pos;
         if (last != fid) {
             ls->fl[at] = last;
             rx_flow_t *g = &s->f[last];
             for (int j = 0; j < g->nh; j++)
-                if (g->path[j] == f->path[i]) {
-                    g->pos[j] = at;
+                if (g->hop[j].link == f->hop[i].link) {
+                    g->hop[j].pos = at;
                     break;
                 }
         }
@@ -239,16 +239,19 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
     }
     int nh;
-    rc = rx_route(&s->router, ns, nd, salt, f->path, &nh);
+    uint32_t path[RX_ROUTE_MAXHOPS];
+    rc = rx_route(&s->router, ns, nd, salt, path, &nh);
     if (rc)
         return rc;
     f->nh = (uint16_t)nh;
     double lat = 0;
-    for (int i = 0; i < nh; i++)
-        lat += s->t->l[f->path[i]].lat;
+    for (int i = 0; i < nh; i++) {
+        f->hop[i].link = path[i];
+        lat += s->t->l[path[i]].lat;
+    }
     /* routing of the next flows (UGAL) must see this one: count it on its links now */
-    for (int i = 0; i < nh; i++)
-        s->ls[f->path[i]].load++;
+    for (int i = 0; i < nh && s->track_load; i++)
+        s->ls[path[i]].load++;
     f->state = RX_FS_LATENCY;
     s->res->flows++;
     if (!s->injecting[ns]) {
@@ -431,8 +434,8 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
     case RX_EV_FLOW_ACTIVATE:
         f = &s->f[e->id];
         if (f->bytes == 0) { /* an empty message costs its latency only */
-            for (int i = 0; i < f->nh; i++)
-                s->ls[f->path[i]].load--;
+            for (int i = 0; i < f->nh && s->track_load; i++)
+                s->ls[f->hop[i].link].load--;
             f->state = RX_FS_DONE;
             return rx_sim_defer_done(s, e->id);
         }
@@ -463,8 +466,8 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
             s->f[last].apos = f->apos;
         }
         int drc = rx_link_detach(s, e->id);
-        for (int i = 0; i < f->nh; i++)
-            s->ls[f->path[i]].load--;
+        for (int i = 0; i < f->nh && s->track_load; i++)
+            s->ls[f->hop[i].link].load--;
         f->state = RX_FS_DONE;
         s->fcur[e->id] = 0;
         s->live--;
@@ -578,7 +581,9 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
                 s->rjob[i] = j;
         }
     }
-    s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed, .load = &s->ls[0].load,
+    s->track_load = o->algo == RX_ROUTE_UGAL || o->algo == RX_ROUTE_UGAL_L;
+    s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed,
+                              .load = s->track_load ? &s->ls[0].load : NULL,
                               .load_stride = sizeof *s->ls / sizeof s->ls[0].load};
     return rx_solver_init(s);
 }

@@ -22,8 +22,11 @@ typedef struct rx_flow {
     uint8_t state;
     /* not cleared on reuse: a completion event of an earlier flow in this slot must stay stale */
     uint32_t ver;
-    uint32_t path[RX_ROUTE_MAXHOPS];
-    uint32_t pos[RX_ROUTE_MAXHOPS]; /* index of this flow in each link's flow list */
+    /* the links of the path, each with the index of this flow in the link's flow list: side by
+     * side, so that a short path's hops share the record's first cache lines */
+    struct rx_flow_hop {
+        uint32_t link, pos;
+    } hop[RX_ROUTE_MAXHOPS];
 } rx_flow_t;
 
 /* Everything the simulator keeps per link, in one cache line: an event or a re-solve touches a
@@ -88,6 +91,7 @@ typedef struct rx_sim {
     uint32_t *frozen; /* solver epoch in which the flow got its rate */
     uint32_t *fcur;   /* version of the flow's pending completion while active, else 0 */
     uint32_t nf, fcap, ffree, live;
+    int track_load; /* adaptive routing reads the flows routed over each link (rx_link_state_t.load) */
     uint32_t *act; /* the active flows */
     uint32_t nact, actcap;
     uint64_t flow_seq;

@@ -58,7 +58,8 @@ int rx_solver_depart(rx_sim_t *s, uint32_t fid)
         s->dlinks = d;
         s->dlcap = cap;
     }
-    memcpy(s->dlinks + s->ndl, f->path, f->nh * sizeof *f->path);
+    for (int k = 0; k < f->nh; k++)
+        s->dlinks[s->ndl + k] = f->hop[k].link;
     s->ndl += f->nh;
     return RX_OK;
 }
@@ -202,12 +203,12 @@ int rx_solve(rx_sim_t *s)
         rx_flow_t *f = &s->f[s->arrived[i]];
         s->frozen[s->arrived[i]] = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
         for (int k = 0; k < f->nh; k++)
-            s->ls[f->path[k]].newcnt++;
+            s->ls[f->hop[k].link].newcnt++;
     }
     for (uint32_t i = 0; i < s->narrived && !rc; i++) {
         rx_flow_t *f = &s->f[s->arrived[i]];
         for (int k = 0; k < f->nh && !rc; k++) {
-            uint32_t l = f->path[k];
+            uint32_t l = f->hop[k].link;
             if (!s->ls[l].newcnt)
                 continue; /* done already */
             double lev = rx_arrival_level(s, l, s->ls[l].newcnt, &rc);
@@ -247,9 +248,9 @@ int rx_solve(rx_sim_t *s)
         for (uint32_t i = 0; i < nfl; i++) {
             const rx_flow_t *f = &s->f[s->cflows[i]];
             for (int k = 0; k < f->nh; k++)
-                if (s->ls[f->path[k]].mark != ep) {
-                    s->ls[f->path[k]].mark = ep;
-                    s->clinks[nl++] = f->path[k];
+                if (s->ls[f->hop[k].link].mark != ep) {
+                    s->ls[f->hop[k].link].mark = ep;
+                    s->clinks[nl++] = f->hop[k].link;
                 }
         }
     } else if (level < INFINITY) {
@@ -264,7 +265,7 @@ int rx_solve(rx_sim_t *s)
             rx_flow_t *f = &s->f[fid];
             double alone = INFINITY;
             for (int k = 0; k < f->nh && alone > 0; k++) {
-                const rx_link_state_t *ls = &s->ls[f->path[k]];
+                const rx_link_state_t *ls = &s->ls[f->hop[k].link];
                 if (ls->n != 1)
                     alone = 0;
                 else if (ls->bw < alone)
@@ -276,9 +277,9 @@ int rx_solve(rx_sim_t *s)
                 continue;
             }
             for (int k = 0; k < f->nh; k++)
-                if (s->ls[f->path[k]].mark != ep) {
-                    s->ls[f->path[k]].mark = ep;
-                    s->clinks[nl++] = f->path[k];
+                if (s->ls[f->hop[k].link].mark != ep) {
+                    s->ls[f->hop[k].link].mark = ep;
+                    s->clinks[nl++] = f->hop[k].link;
                 }
         }
         for (uint32_t i = 0; i < s->ndl; i++)
@@ -297,9 +298,9 @@ int rx_solve(rx_sim_t *s)
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
                 for (int k = 0; k < f->nh; k++)
-                    if (s->ls[f->path[k]].mark != ep) {
-                        s->ls[f->path[k]].mark = ep;
-                        s->clinks[nl++] = f->path[k];
+                    if (s->ls[f->hop[k].link].mark != ep) {
+                        s->ls[f->hop[k].link].mark = ep;
+                        s->clinks[nl++] = f->hop[k].link;
                     }
             }
         }
@@ -350,7 +351,7 @@ int rx_solve(rx_sim_t *s)
             s->frozen[fid] = ep;
             f->nrate = share;
             for (int k = 0; k < f->nh; k++) {
-                uint32_t l2 = f->path[k];
+                uint32_t l2 = f->hop[k].link;
                 rx_link_state_t *x = &s->ls[l2];
                 x->rcap -= share;
                 x->unf--;

@@ -239,19 +239,33 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
     }
     int nh;
-    uint32_t path[RX_ROUTE_MAXHOPS];
-    rc = rx_route(&s->router, ns, nd, salt, path, &nh);
-    if (rc)
-        return rc;
-    f->nh = (uint16_t)nh;
     double lat = 0;
-    for (int i = 0; i < nh; i++) {
-        f->hop[i].link = path[i];
-        lat += s->t->l[path[i]].lat;
+    rx_route_memo_t *m = s->rmemo ? &s->rmemo[src] : NULL;
+    if (m && m->nd == nd) { /* the sender's last destination again: its route and latency */
+        nh = m->nh;
+        for (int i = 0; i < nh; i++)
+            f->hop[i].link = m->path[i];
+        lat = m->lat;
+    } else {
+        uint32_t path[RX_ROUTE_MAXHOPS];
+        rc = rx_route(&s->router, ns, nd, salt, path, &nh);
+        if (rc)
+            return rc;
+        for (int i = 0; i < nh; i++) {
+            f->hop[i].link = path[i];
+            lat += s->t->l[path[i]].lat;
+        }
+        if (m) {
+            m->nd = nd;
+            m->nh = (uint16_t)nh;
+            m->lat = lat;
+            memcpy(m->path, path, (size_t)nh * sizeof *path);
+        }
     }
+    f->nh = (uint16_t)nh;
     /* routing of the next flows (UGAL) must see this one: count it on its links now */
     for (int i = 0; i < nh && s->track_load; i++)
-        s->ls[path[i]].load++;
+        s->ls[f->hop[i].link].load++;
     f->state = RX_FS_LATENCY;
     s->res->flows++;
     if (!s->injecting[ns]) {
@@ -321,6 +335,7 @@ static int rx_rank_round_done(rx_sim_t *s, uint32_t rank)
 {
     rx_rank_t *r = &s->ranks[rank];
     r->round++;
+    s->rounds_done++;
     uint32_t *count, lo, hi;
     if (rx_rank_barrier(s, rank, &count, &lo, &hi)) {
         if (++*count < hi - lo)
@@ -513,6 +528,7 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->frate);
     free(s->frozen);
     free(s->fcur);
+    free(s->rmemo);
     free(s->ev);
     free(s->done);
     free(s->injecting);
@@ -582,16 +598,39 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
         }
     }
     s->track_load = o->algo == RX_ROUTE_UGAL || o->algo == RX_ROUTE_UGAL_L;
+    if (rx_route_pair_only(o->algo) && !o->barrier) { /* ranks that keep their peer (rings) reuse routes */
+        if (!(s->rmemo = malloc(w->nranks * sizeof *s->rmemo)))
+            return RX_ERR_NOMEM;
+        for (uint32_t i = 0; i < w->nranks; i++)
+            s->rmemo[i].nd = UINT32_MAX;
+    }
     s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed,
                               .load = s->track_load ? &s->ls[0].load : NULL,
                               .load_stride = sizeof *s->ls / sizeof s->ls[0].load};
     return rx_solver_init(s);
 }
 
+/* Every 10 s of a long run without phases (those report per phase), a line on stderr: the rounds
+ * the ranks finished out of all (w->nrounds for each rank: an upper bound) and the simulated time. */
+static void rx_sim_report(rx_sim_t *s)
+{
+    double now = rx_time_now();
+    if (now - s->last_report < 10)
+        return;
+    double total = (double)s->w->nranks * s->w->nrounds;
+    fprintf(stderr, "rdmx-topo: %llu of %.0f rank rounds (%.0f%%), simulated %.6g s, %.0f s\n",
+            (unsigned long long)s->rounds_done, total, total > 0 ? 100.0 * (double)s->rounds_done / total : 0,
+            s->now, now - s->t0);
+    s->last_report = now;
+}
+
 int rx_sim_loop(rx_sim_t *s)
 {
     int rc = RX_OK;
+    int progress = s->o.progress && !s->one_phase;
     while (!rc && (s->nev || s->ndone || s->changed)) {
+        if (progress && !(++s->report_tick & 0xffff))
+            rx_sim_report(s);
         if (s->ndone) {
             /* completions whose rank bookkeeping was deferred until after the re-solve */
             for (uint32_t i = 0; i < s->ndone && !rc; i++) {
@@ -674,6 +713,7 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
     rx_sim_t S, *s = &S;
     double t0 = rx_time_now();
     int rc = rx_sim_setup(s, t, w, o, res);
+    s->t0 = s->last_report = t0;
     for (uint32_t i = 0; i < w->nranks && !rc; i++)
         rc = rx_rank_enter(s, i);
     if (!rc)

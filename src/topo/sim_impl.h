@@ -69,6 +69,14 @@ typedef struct rx_rank {
     uint32_t nposts, postcap;
 } rx_rank_t;
 
+/* A sender's last route (pair-determined routing only): its destination node, links, latency. */
+typedef struct rx_route_memo {
+    uint32_t nd;
+    uint16_t nh;
+    double lat;
+    uint32_t path[RX_ROUTE_MAXHOPS];
+} rx_route_memo_t;
+
 typedef struct rx_solve_entry {
     double share;
     uint32_t link, ver;
@@ -92,6 +100,7 @@ typedef struct rx_sim {
     uint32_t *fcur;   /* version of the flow's pending completion while active, else 0 */
     uint32_t nf, fcap, ffree, live;
     int track_load; /* adaptive routing reads the flows routed over each link (rx_link_state_t.load) */
+    rx_route_memo_t *rmemo; /* per sending rank, without phases (NULL: routes depend on more than the pair) */
     uint32_t *act; /* the active flows */
     uint32_t nact, actcap;
     uint64_t flow_seq;
@@ -121,6 +130,10 @@ typedef struct rx_sim {
     size_t nheap, heapcap;
     /* several jobs: per rank its job; per job its barrier count and finished ranks */
     uint32_t *rjob, *jbar, *jfin;
+    /* progress of a long run without phases: rounds the ranks finished, when the last line went out */
+    uint64_t rounds_done;
+    double t0, last_report; /* rx_time_now() at the start, at the last line */
+    uint32_t report_tick;
     /* phase mode (sim_phase.c): the ranks run one round, then stop at the barrier */
     int one_phase;
     double phase_end;

@@ -137,3 +137,17 @@ run(o sim -t ${df2} --algo alltoall-pairwise -n 144 --bytes 64k --routing ugal-l
 if(NOT o MATCHES "completion time +0.00430095 s")
   message(SEND_ERROR "pairwise all-to-all under UGAL-L: expected 0.00430095 s:\n${o}")
 endif()
+# without phases, a sender's route to the destination of its previous transfer is reused (routing
+# by the pair only): figures of the code that routed every transfer, for peers that change every
+# round (pairwise exchange, Bruck) and a ring whose peers stay
+foreach(spec "${df2};alltoall-pairwise;144;minimal;0.0128709 s" "kary:8,2;allgather-bruck;64;ecmp;0.00217452 s"
+             "kary:4,3;allreduce-ring;64;dmodk;0.00011059 s")
+  string(REGEX MATCH "^(.*);([^;]+);([0-9]+);([^;]+);([^;]+)$" m "${spec}")
+  set(fab ${CMAKE_MATCH_1})
+  set(algo ${CMAKE_MATCH_2})
+  set(want ${CMAKE_MATCH_5})
+  run(o sim -t ${fab} --algo ${algo} -n ${CMAKE_MATCH_3} --bytes 96k --routing ${CMAKE_MATCH_4})
+  if(NOT o MATCHES "completion time +${want}")
+    message(SEND_ERROR "${algo} on ${fab}: expected ${want}:\n${o}")
+  endif()
+endforeach()

@@ -210,8 +210,17 @@ int rx_coll_select(rx_coll_exec_t *e)
     int want = rx_coll_forced(a->kind);
     if (want == RX_ALGO_SHM) /* the blocking shm path declined: use a schedule */
         want = RX_ALGO_AUTO;
-    /* the kinds with a node-aware composition take it across nodes */
-    const rx_sched_algo_t *hier = rx_sched_algo_find(a->kind, "hier");
+    /* the kinds with a node-aware composition take it across nodes; looked
+     * up by name once per kind, not on every call (the list is constant) */
+    static const rx_sched_algo_t *hier_of[RX_COLL_KINDS];
+    static unsigned char hier_known[RX_COLL_KINDS];
+    if (a->kind < 0 || a->kind >= RX_COLL_KINDS)
+        return RX_ERR_INVAL;
+    if (!hier_known[a->kind]) {
+        hier_of[a->kind] = rx_sched_algo_find(a->kind, "hier");
+        hier_known[a->kind] = 1;
+    }
+    const rx_sched_algo_t *hier = hier_of[a->kind];
     if (want == RX_ALGO_AUTO && hier && rx_coll_multinode(e->c))
         want = rx_sched_algo_id(hier);
     if (hier && want == rx_sched_algo_id(hier)) {

@@ -305,6 +305,13 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, MPI_Count cou
         if (count > 0 && sendbuf == recvbuf)
             return rx_mpi_err(c, MPI_ERR_BUFFER, fn, "sendbuf and recvbuf alias (use MPI_IN_PLACE)");
     }
+    /* one process: the result is its own contribution (exscan leaves it
+     * undefined), with no schedule to choose or run */
+    if (!req && c->size == 1 && dt->contig) {
+        if (!in_place && kind != RX_COLL_EXSCAN && count > 0)
+            memcpy(recvbuf, sendbuf, (size_t)count * (size_t)dt->extent);
+        return MPI_SUCCESS;
+    }
     const void *in = in_place ? recvbuf : sendbuf;
     if (!req && kind == RX_COLL_ALLREDUCE && dt->contig)
         return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);

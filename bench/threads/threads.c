@@ -2,7 +2,8 @@
  * Multi-threaded point-to-point between two ranks: T threads per rank, each
  * on its own duplicate of MPI_COMM_WORLD, paired with the same-numbered
  * thread of the other rank. Modes latency-tT and rate-tT, T = 1, 2, 4 (any T
- * from 1 to 64 is accepted). */
+ * from 1 to 64 is accepted). --level=single|funneled|serialized asks
+ * MPI_Init_thread for less than MULTIPLE (then only T = 1 runs). */
 #include "../common/bench_util.h"
 
 #include <pthread.h>
@@ -187,6 +188,35 @@ static const char *level_name(int level)
     }
 }
 
+/* --level=LEVEL (single, funneled, serialized, multiple; default multiple):
+ * the level to ask MPI_Init_thread for, so that latency-t1 measures what
+ * MPI_THREAD_MULTIPLE costs a program that runs one thread. Taken out of
+ * argv before MPI sees it, since it must be known before MPI_Init_thread. */
+static int take_level(int *argc, char **argv)
+{
+    static const char *names[] = {"single", "funneled", "serialized", "multiple"};
+    static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                                 MPI_THREAD_MULTIPLE};
+    int level = MPI_THREAD_MULTIPLE;
+    for (int i = 1; i < *argc; i++) {
+        if (strncmp(argv[i], "--level=", 8) != 0)
+            continue;
+        int k = 0;
+        while (k < 4 && strcmp(argv[i] + 8, names[k]) != 0)
+            k++;
+        if (k == 4) {
+            fprintf(stderr, "threads: --level takes single, funneled, serialized or multiple\n");
+            exit(2);
+        }
+        level = levels[k];
+        for (int j = i; j < *argc; j++)
+            argv[j] = argv[j + 1];
+        --*argc;
+        i--;
+    }
+    return level;
+}
+
 /* "latency-t2" -> LATENCY, 2; returns 0 when the mode is not of that form. */
 static int parse_mode(const char *s, enum mode *mode, int *nthreads)
 {
@@ -269,7 +299,8 @@ int main(int argc, char **argv)
     int np, provided = MPI_THREAD_SINGLE, requested_threads;
     long min, max;
 
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    int level = take_level(&argc, argv);
+    MPI_Init_thread(&argc, &argv, level, &provided);
     rx_bench_parse(argc, argv, &o, "threads", "latency-tT | rate-tT (T threads per rank: 1, 2, 4)");
     MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);

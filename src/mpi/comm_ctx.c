@@ -15,6 +15,8 @@
  * Everything here runs inside the library's critical section. */
 #include "mpi_impl.h"
 
+#include <string.h>
+
 #define RX_CTX_WAIT_MAX 64
 
 static uint64_t rx_ctx_owner;                    /* key of the owning agreement, 0: none */

@@ -140,15 +140,27 @@ static int rx_finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], c
     return rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed (see the statuses)");
 }
 
-static int rx_all_complete(int count, MPI_Request reqs[])
+/* Whether every request from *from on is complete; *from moves to the
+ * first one that is not, so a wait that tests again skips those already
+ * seen complete (a request stays complete until the wait finishes it). */
+static int rx_all_complete_from(int count, MPI_Request reqs[], int *from)
 {
-    for (int i = 0; i < count; i++) {
+    for (int i = *from; i < count; i++) {
         int bad;
         rx_req_t *r = rx_req_of(reqs[i], &bad);
-        if (r && !r->complete)
+        if (r && !r->complete) {
+            *from = i;
             return 0;
+        }
     }
+    *from = count;
     return 1;
+}
+
+static int rx_all_complete(int count, MPI_Request reqs[])
+{
+    int from = 0;
+    return rx_all_complete_from(count, reqs, &from);
 }
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -158,7 +170,8 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     int rc = rx_check_array(count, array_of_requests, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    RX_WAIT_UNTIL(rx_all_complete(count, array_of_requests));
+    int from = 0;
+    RX_WAIT_UNTIL(rx_all_complete_from(count, array_of_requests, &from));
     return rx_finish_all(count, array_of_requests, array_of_statuses, fn);
 }
 RX_ALIAS(Waitall)

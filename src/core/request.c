@@ -131,6 +131,8 @@ rx_req_t *rx_req_lookup(int id)
     return r->index == id ? r : NULL;
 }
 
+void (*rx_req_freed_persistent_done)(rx_req_t *req);
+
 rx_req_t *rx_req_of_handle(int handle)
 {
     if (RX_HANDLE_KIND(handle) != RX_KIND_REQUEST)
@@ -144,8 +146,12 @@ void rx_req_complete(rx_req_t *req)
     req->complete = 1;
     if (req->kind != RX_REQ_PSEND && req->kind != RX_REQ_PRECV)
         rx_req_unhold_comm(req);
-    if (req->user_freed && req->kind != RX_REQ_PSEND && req->kind != RX_REQ_PRECV)
-        rx_req_release(req);
+    if (req->user_freed) {
+        if (req->kind != RX_REQ_PSEND && req->kind != RX_REQ_PRECV)
+            rx_req_release(req);
+        else if (rx_req_freed_persistent_done)
+            rx_req_freed_persistent_done(req);
+    }
 }
 
 int rx_req_live_count(void) { return rx_req_live; }

@@ -90,6 +90,11 @@ rx_req_t *rx_req_of_handle(int handle);
  * and if that reclaimed a communicator freed meanwhile, req->comm becomes
  * NULL. */
 void rx_req_complete(rx_req_t *req);
+/* Run by rx_req_complete for a persistent request (RX_REQ_PSEND/PRECV) the
+ * application freed while it was active: set by the MPI layer
+ * (src/mpi/persist.c), which lands a staged receive's data and releases
+ * it, so the data is in place as soon as the operation completes. */
+extern void (*rx_req_freed_persistent_done)(rx_req_t *req);
 /* Set req->comm and hold it: MPI_Comm_free then waits for this request. */
 void rx_req_hold_comm(rx_req_t *req, struct rx_comm *c);
 void rx_req_pool_fini(void);

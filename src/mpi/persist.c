@@ -191,21 +191,20 @@ static void rx_persist_release(rx_req_t *r)
 static int *rx_pfreed;
 static int rx_npfreed, rx_pfreed_cap;
 
-static int rx_persist_reap(void)
+/* One of them completed (rx_req_complete): it goes at once, and a staged
+ * receive's data lands as a Wait would have done it. Not from a progress
+ * hook, which would leave the data out of the buffer until the next poll
+ * although a later message that matched after it says it has arrived. */
+static void rx_persist_freed_done(rx_req_t *r)
 {
-    int n = 0, k = 0;
     for (int i = 0; i < rx_npfreed; i++) {
-        rx_req_t *r = rx_req_lookup(rx_pfreed[i]);
-        if (r && r->complete) {
-            rx_mpi_recv_unpack(r); /* what a Wait would have done: a staged receive lands */
-            rx_persist_release(r);
-            n++;
-        } else if (r) {
-            rx_pfreed[k++] = rx_pfreed[i];
-        }
+        if (rx_pfreed[i] != r->index)
+            continue;
+        rx_pfreed[i] = rx_pfreed[--rx_npfreed];
+        rx_mpi_recv_unpack(r);
+        rx_persist_release(r);
+        return;
     }
-    rx_npfreed = k;
-    return n;
 }
 
 int rx_persist_free(rx_req_t *r)
@@ -219,6 +218,10 @@ int rx_persist_free(rx_req_t *r)
         return RX_OK;
     }
     if (!active) {
+        /* complete already but never waited for (a receive that matched a
+         * message there when it started): its data lands now */
+        if (r->persistent_active)
+            rx_mpi_recv_unpack(r);
         rx_persist_release(r);
         return RX_OK;
     }
@@ -230,8 +233,7 @@ int rx_persist_free(rx_req_t *r)
         rx_pfreed = p;
         rx_pfreed_cap = cap;
     }
-    if (rx_progress_hook_add(rx_persist_reap) != 0)
-        return RX_ERR_NOMEM;
+    rx_req_freed_persistent_done = rx_persist_freed_done;
     r->user_freed = 1; /* the handle is no longer valid */
     rx_pfreed[rx_npfreed++] = r->index;
     return RX_OK;

@@ -24,6 +24,26 @@ int main(int argc, char **argv)
     RXT_MPI(MPI_Type_vector(4, 1, 2, MPI_INT, &every_other));
     RXT_MPI(MPI_Type_commit(&every_other));
     int *big = malloc(sizeof(int) * BIG), *bigin = malloc(sizeof(int) * BIG);
+    {
+        /* a receive whose message is there when it starts (matched and
+         * complete inside MPI_Start), freed before any wait: the data lands */
+        int got[8], out[4];
+        for (int i = 0; i < 8; i++)
+            got[i] = -1;
+        for (int i = 0; i < 4; i++)
+            out[i] = 7000 + i + rxt_rank * 100;
+        RXT_MPI(MPI_Send(out, 4, MPI_INT, right, 3, MPI_COMM_WORLD));
+        RXT_MPI(MPI_Probe(left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_Request r;
+        RXT_MPI(MPI_Recv_init(got, 1, every_other, left, 3, MPI_COMM_WORLD, &r));
+        RXT_MPI(MPI_Start(&r));
+        RXT_MPI(MPI_Request_free(&r));
+        RXT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        for (int i = 0; i < 4; i++)
+            RXT_CHECK(got[2 * i] == 7000 + i + left * 100 && got[2 * i + 1] == -1,
+                      "receive complete at its start, then freed: element %d: %d / %d", i,
+                      got[2 * i], got[2 * i + 1]);
+    }
     for (int round = 0; round < ROUNDS && rxt_errs == 0; round++) {
         MPI_Comm c;
         int rc = MPI_Comm_dup(MPI_COMM_WORLD, &c);

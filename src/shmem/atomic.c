@@ -55,6 +55,7 @@ void rx_sh_amo(int op, int basic, size_t esize, void *dest, const void *val, con
         rx_sh_fatal(fn, "%p is not aligned to its %zu-byte type", dest, esize);
     rx_win_tgt_t *t = &s->win->tgt[pe];
     if (t->kind == RX_RMA_DIRECT && !t->lockacc && off + esize <= t->size) {
+        /* mapped: a CPU atomic, no lock (shmem_impl.h) */
         void *p = t->base + off;
         if (esize == 4)
             rx_sh_cpu_uint32_t(op, p, val, cmp, fetched);
@@ -62,6 +63,7 @@ void rx_sh_amo(int op, int basic, size_t esize, void *dest, const void *val, con
             rx_sh_cpu_uint64_t(op, p, val, cmp, fetched);
         return;
     }
+    RX_SH_CS_SCOPE;
     const rx_dtype_t *dt = rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, basic));
     rx_rma_op_t o = {.target = pe, .disp = off, .tcount = 1, .tdt = dt, .obuf = val,
                      .ocount = val ? 1 : 0, .odt = dt};

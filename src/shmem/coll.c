@@ -4,7 +4,8 @@
  * communicator; collect with differing counts and the all-to-alls write
  * straight into the members' symmetric dest arrays with puts, between two
  * team barriers (the first so that no member's dest is still in use by
- * what it did before the call, the second so that every put has landed). */
+ * what it did before the call, the second so that every put has landed).
+ * Each holds the critical section in MULTIPLE (shmem_impl.h). */
 #include "team_impl.h"
 #include "coll/coll.h"
 #include "op/op.h"
@@ -42,6 +43,7 @@ static void rx_sh_need(const void *p, size_t len, const char *what, const char *
 static int rx_sh_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
                            size_t esize, int root, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     size_t bytes;
     if (rx_sh_coll_args(team, nelems, esize, &bytes, fn) || root < 0 || root >= team->n_pes)
         return -1;
@@ -56,6 +58,7 @@ static int rx_sh_broadcast(shmem_team_t team, void *dest, const void *source, si
 static int rx_sh_fcollect(shmem_team_t team, void *dest, const void *source, size_t nelems,
                           size_t esize, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     size_t bytes;
     if (rx_sh_coll_args(team, nelems, esize, &bytes, fn))
         return -1;
@@ -67,6 +70,7 @@ static int rx_sh_fcollect(shmem_team_t team, void *dest, const void *source, siz
 /* Puts into every member's dest, then the closing barrier. */
 static int rx_sh_team_barrier(shmem_team_t team, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     rx_sh_quiet_pe(-1);
     return rx_sh_coll_ok(rx_coll_barrier(team->comm), fn);
 }
@@ -74,6 +78,7 @@ static int rx_sh_team_barrier(shmem_team_t team, const char *fn)
 static int rx_sh_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
                          size_t esize, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     size_t bytes;
     if (rx_sh_coll_args(team, 1, esize, &bytes, fn))
         return -1;
@@ -109,6 +114,7 @@ static int rx_sh_collect(shmem_team_t team, void *dest, const void *source, size
 static int rx_sh_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t nelems, size_t esize, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     size_t bytes;
     if (rx_sh_coll_args(team, nelems, esize, &bytes, fn))
         return -1;
@@ -136,6 +142,7 @@ static int rx_sh_alltoalls(shmem_team_t team, void *dest, const void *source, pt
 static int rx_sh_reduce(shmem_team_t team, void *dest, const void *source, size_t n, int basic,
                         size_t esize, int op, const char *fn)
 {
+    RX_SH_CS_SCOPE;
     size_t bytes;
     if (rx_sh_coll_args(team, n, esize, &bytes, fn))
         return -1;

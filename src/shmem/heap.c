@@ -342,6 +342,7 @@ static void *rx_sh_resize(size_t i, void *ptr, size_t size)
 void *shmem_malloc(size_t size)
 {
     rx_sh_check_init("shmem_malloc");
+    RX_SH_CS_SCOPE;
     void *p = size ? rx_sh_alloc(RX_SH_MIN_ALIGN, size) : NULL;
     rx_sh_agree("shmem_malloc", size, 0);
     return p;
@@ -350,6 +351,7 @@ void *shmem_malloc(size_t size)
 void *shmem_calloc(size_t count, size_t size)
 {
     rx_sh_check_init("shmem_calloc");
+    RX_SH_CS_SCOPE;
     void *p = NULL;
     if (count && size && count <= SIZE_MAX / size)
         p = rx_sh_alloc(RX_SH_MIN_ALIGN, count * size);
@@ -363,6 +365,7 @@ void *shmem_calloc(size_t count, size_t size)
 void *shmem_align(size_t alignment, size_t size)
 {
     rx_sh_check_init("shmem_align");
+    RX_SH_CS_SCOPE;
     void *p = NULL;
     if (size && alignment && !(alignment & (alignment - 1)))
         p = rx_sh_alloc(alignment < RX_SH_MIN_ALIGN ? RX_SH_MIN_ALIGN : alignment, size);
@@ -373,6 +376,7 @@ void *shmem_align(size_t alignment, size_t size)
 void shmem_free(void *ptr)
 {
     rx_sh_check_init("shmem_free");
+    RX_SH_CS_SCOPE;
     /* every PE's operations on the block complete before anyone reuses it */
     shmem_quiet();
     long i = ptr ? rx_sh_blk_of(ptr) : -1;
@@ -387,6 +391,7 @@ void shmem_free(void *ptr)
 void *shmem_realloc(void *ptr, size_t size)
 {
     rx_sh_check_init("shmem_realloc");
+    RX_SH_CS_SCOPE;
     if (!ptr)
         return shmem_malloc(size);
     if (!size) {

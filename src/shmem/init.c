@@ -62,6 +62,9 @@ static void rx_sh_atexit(void)
 
 static int rx_sh_start(int requested, int *provided)
 {
+    /* MPI may already run threads in MULTIPLE; a start in MULTIPLE turns the
+     * section on, and it is taken from then on (shmem_impl.h) */
+    int took __attribute__((cleanup(rx_sh_cs_leave))) = rx_sh_cs_take();
     if (rx_sh.initialized && !rx_sh.finalized) {
         if (provided)
             *provided = rx_sh.thread_level;
@@ -78,7 +81,12 @@ static int rx_sh_start(int requested, int *provided)
     int mprov = MPI_THREAD_SINGLE;
     if (rx_env_start(RX_ENV_SHMEM, mreq, &mprov, "shmem_init") != MPI_SUCCESS)
         return -1;
-    int prov = mprov >= MPI_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED : mprov;
+    if (!took)
+        took = rx_sh_cs_take();
+    /* the levels have the same numbers; MULTIPLE is the runtime's (rx_mt) */
+    int prov = mprov >= MPI_THREAD_MULTIPLE && rx_mt ? SHMEM_THREAD_MULTIPLE
+               : mprov >= MPI_THREAD_SERIALIZED     ? SHMEM_THREAD_SERIALIZED
+                                                    : mprov;
     rx_comm_t *world = rx_comm_world();
     int rc = rx_comm_derive(world, 0, world->rank, &rx_sh.world);
     if (rc != RX_OK) {
@@ -129,6 +137,7 @@ void shmem_finalize(void)
 {
     if (!rx_sh.initialized || rx_sh.finalized)
         return;
+    RX_SH_CS_SCOPE;
     shmem_barrier_all();
     rx_sh_team_fini();
     rx_sh_heap_fini();

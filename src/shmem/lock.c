@@ -23,7 +23,7 @@ void shmem_set_lock(long *lock)
     unsigned pause = 1;
     while (!rx_sh_lock_try(lock, "shmem_set_lock")) {
         for (unsigned i = 0; i < pause; i++)
-            rx_progress();
+            rx_sh_progress();
         if (pause < 64)
             pause *= 2;
         else

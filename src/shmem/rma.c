@@ -83,6 +83,9 @@ static void rx_sh_copy(void *to, const void *from, size_t n)
     memcpy(d, s, n);
 }
 
+static void rx_sh_xfer_rma(int kind, rx_sh_seg_t *s, uint64_t off, void *local, size_t bytes,
+                           int pe, int nbi, const char *fn);
+
 static void rx_sh_xfer(int kind, void *sym, void *local, size_t bytes, int pe, int nbi,
                        const char *fn)
 {
@@ -96,11 +99,20 @@ static void rx_sh_xfer(int kind, void *sym, void *local, size_t bytes, int pe, i
         rx_sh_fatal(fn, "NULL local buffer for %zu bytes", bytes);
     rx_win_tgt_t *t = &s->win->tgt[pe];
     if (t->kind == RX_RMA_DIRECT && off + bytes <= t->size) {
+        /* mapped: no shared state of the runtime, no lock (shmem_impl.h) */
         char *tp = t->base + off, *to = kind == RX_RMA_OP_PUT ? tp : local;
         const char *from = kind == RX_RMA_OP_PUT ? local : tp;
         rx_sh_copy(to, from, bytes);
         return;
     }
+    rx_sh_xfer_rma(kind, s, off, local, bytes, pe, nbi, fn);
+}
+
+/* Through the rma layer: cross-memory attach, the network, active messages. */
+static void rx_sh_xfer_rma(int kind, rx_sh_seg_t *s, uint64_t off, void *local, size_t bytes,
+                           int pe, int nbi, const char *fn)
+{
+    RX_SH_CS_SCOPE;
     const rx_dtype_t *byte = rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, RX_SH_BYTE));
     rx_rma_op_t op = {.kind = kind, .target = pe, .disp = off, .tcount = bytes, .tdt = byte};
     if (kind == RX_RMA_OP_PUT) {
@@ -143,6 +155,7 @@ void rx_sh_quiet_pe(int pe)
     /* stores into mappings become visible before whatever follows; one
      * fence here instead of one per window flush (put + quiet latency) */
     atomic_thread_fence(memory_order_seq_cst);
+    RX_SH_CS_SCOPE;
     for (int i = 0; i < RX_SH_NSEG; i++) {
         rx_sh_seg_t *s = &rx_sh.seg[i];
         if (!s->win || !rx_sh_win_pending(s->win, pe))

@@ -23,6 +23,7 @@
 #define RX_SHMEM_IMPL_H
 
 #include "rma/rma.h"
+#include "util/cs.h"
 
 #include <shmem.h>
 #include <stddef.h>
@@ -46,6 +47,36 @@ typedef struct rx_sh_state {
 
 extern rx_sh_state_t rx_sh;
 
+/* Threads. Under MPI_THREAD_MULTIPLE (rx_mt, src/util/cs.h) a SHMEM routine
+ * that touches the runtime's shared state - progress, the rma layer's
+ * windows and pending operations, collectives, teams' communicators, the
+ * heap's block list - holds the library's critical section, the one every
+ * MPI call holds, for that part of the call; its waits give it up between
+ * polls and while sleeping, as MPI's do (RX_WAIT_UNTIL). Below MULTIPLE it
+ * costs one predicted branch. RX_SH_CS_SCOPE takes it until the enclosing
+ * block ends (every return included); it is recursive, so a routine may call
+ * another that takes it.
+ *
+ * Puts, gets and atomics on a target mapped here take no lock: they read
+ * only what is fixed from shmem_init to shmem_finalize (the segments' bases
+ * and sizes, the windows' per-target kind, base, size and lockacc) and
+ * write the user's symmetric memory itself, by plain copies or CPU atomic
+ * instructions, which is what the standard leaves to the program. */
+static inline int rx_sh_cs_take(void)
+{
+    if (__builtin_expect(!rx_mt, 1))
+        return 0;
+    rx_cs_enter();
+    return 1;
+}
+static inline void rx_sh_cs_leave(int *taken)
+{
+    if (*taken)
+        rx_cs_exit();
+}
+#define RX_SH_CS_SCOPE                                                                       \
+    int rx_sh_cs_taken_ __attribute__((cleanup(rx_sh_cs_leave), unused)) = rx_sh_cs_take()
+
 /* Report a misuse (bad PE, address not symmetric, call before init) and end
  * the job: SHMEM routines have no error returns. */
 _Noreturn void rx_sh_fatal(const char *fn, const char *fmt, ...)
@@ -67,6 +98,8 @@ void rx_sh_put(void *dest, const void *src, size_t bytes, int pe, int nbi, const
 void rx_sh_get(void *dest, const void *src, size_t bytes, int pe, int nbi, const char *fn);
 /* Complete every operation this PE issued (to pe, or every PE if pe < 0). */
 void rx_sh_quiet_pe(int pe);
+/* One poll of the progress engine (under the critical section in MULTIPLE). */
+void rx_sh_progress(void);
 
 /* atomic.c: one atomic on a symmetric element of size esize (basic: the
  * rdmx basic datatype id). op: RX_OP_SUM/BAND/BOR/BXOR/REPLACE/NO_OP, or

@@ -8,6 +8,23 @@
 #include "core/rt.h"
 #include "util/status.h"
 
+/* Wait until cond holds, under the critical section in MULTIPLE (shmem_impl.h),
+ * which RX_WAIT_UNTIL gives up between polls; a condition already true
+ * takes no lock. */
+#define RX_SH_WAIT(cond)                                                                     \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            RX_SH_CS_SCOPE;                                                                  \
+            RX_WAIT_UNTIL(cond);                                                             \
+        }                                                                                    \
+    } while (0)
+
+void rx_sh_progress(void)
+{
+    RX_SH_CS_SCOPE;
+    rx_progress();
+}
+
 int rx_sh_cmp_ok(int cmp) { return cmp >= SHMEM_CMP_EQ && cmp <= SHMEM_CMP_LE; }
 
 static void rx_sh_cmp_check(int cmp, const char *fn)
@@ -71,7 +88,7 @@ static void rx_sh_cmp_check(int cmp, const char *fn)
                                             VALDECL)                                         \
     {                                                                                        \
         RX_SH_FAMILY_ARGS("shmem_" #N "_wait_until_all" #SUFFIX, (void *)1, VALCHK);         \
-        RX_WAIT_UNTIL(RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active) ==    \
+        RX_SH_WAIT(RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active) ==    \
                       active);                                                               \
     }                                                                                        \
     size_t shmem_##N##_wait_until_any##SUFFIX(T *ivars, size_t n, const int *status,         \
@@ -81,7 +98,7 @@ static void rx_sh_cmp_check(int cmp, const char *fn)
         RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active);                    \
         if (!active)                                                                         \
             return SIZE_MAX;                                                                 \
-        RX_WAIT_UNTIL(RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active) > 0); \
+        RX_SH_WAIT(RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active) > 0); \
         return first;                                                                        \
     }                                                                                        \
     size_t shmem_##N##_wait_until_some##SUFFIX(T *ivars, size_t n, size_t *idx,              \
@@ -92,20 +109,20 @@ static void rx_sh_cmp_check(int cmp, const char *fn)
         RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active);                    \
         if (!active)                                                                         \
             return 0;                                                                        \
-        RX_WAIT_UNTIL((got = RX_SH_SCAN(T, ivars, n, status, cmp, VAL, idx, &first, &active)) > 0); \
+        RX_SH_WAIT((got = RX_SH_SCAN(T, ivars, n, status, cmp, VAL, idx, &first, &active)) > 0); \
         return got;                                                                          \
     }                                                                                        \
     int shmem_##N##_test_all##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VALDECL) \
     {                                                                                        \
         RX_SH_FAMILY_ARGS("shmem_" #N "_test_all" #SUFFIX, (void *)1, VALCHK);               \
-        rx_progress();                                                                       \
+        rx_sh_progress();                                                                    \
         return RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active) == active;   \
     }                                                                                        \
     size_t shmem_##N##_test_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp,      \
                                         VALDECL)                                             \
     {                                                                                        \
         RX_SH_FAMILY_ARGS("shmem_" #N "_test_any" #SUFFIX, (void *)1, VALCHK);               \
-        rx_progress();                                                                       \
+        rx_sh_progress();                                                                    \
         RX_SH_SCAN(T, ivars, n, status, cmp, VAL, NULL, &first, &active);                    \
         return first;                                                                        \
     }                                                                                        \
@@ -113,7 +130,7 @@ static void rx_sh_cmp_check(int cmp, const char *fn)
                                          int cmp, VALDECL)                                   \
     {                                                                                        \
         RX_SH_FAMILY_ARGS("shmem_" #N "_test_some" #SUFFIX, idx, VALCHK);                    \
-        rx_progress();                                                                       \
+        rx_sh_progress();                                                                    \
         return RX_SH_SCAN(T, ivars, n, status, cmp, VAL, idx, &first, &active);              \
     }
 
@@ -122,13 +139,13 @@ static void rx_sh_cmp_check(int cmp, const char *fn)
     {                                                                                        \
         rx_sh_cmp_check(cmp, "shmem_" #N "_wait_until");                                     \
         RX_SH_NULLCHK(ivar, 1, "ivar", "shmem_" #N "_wait_until");                           \
-        RX_WAIT_UNTIL(RX_SH_CMP(__atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, value));       \
+        RX_SH_WAIT(RX_SH_CMP(__atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, value));       \
     }                                                                                        \
     int shmem_##N##_test(T *ivar, int cmp, T value)                                          \
     {                                                                                        \
         rx_sh_cmp_check(cmp, "shmem_" #N "_test");                                           \
         RX_SH_NULLCHK(ivar, 1, "ivar", "shmem_" #N "_test");                                 \
-        rx_progress();                                                                       \
+        rx_sh_progress();                                                                    \
         return RX_SH_CMP(__atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, value);               \
     }                                                                                        \
     RX_SH_SYNC_FAMILY(T, N, , T value, value, (void)0)                                       \
@@ -148,13 +165,14 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value)
     rx_sh_cmp_check(cmp, "shmem_signal_wait_until");
     RX_SH_NULLCHK(sig_addr, 1, "sig_addr", "shmem_signal_wait_until");
     uint64_t v;
-    RX_WAIT_UNTIL(RX_SH_CMP((v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE)), cmp, value));
+    RX_SH_WAIT(RX_SH_CMP((v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE)), cmp, value));
     return v;
 }
 
 void shmem_barrier_all(void)
 {
     rx_sh_check_init("shmem_barrier_all");
+    RX_SH_CS_SCOPE;
     rx_sh_quiet_pe(-1);
     int rc = rx_coll_barrier(rx_sh.world);
     if (rc != RX_OK)
@@ -164,6 +182,7 @@ void shmem_barrier_all(void)
 void shmem_sync_all(void)
 {
     rx_sh_check_init("shmem_sync_all");
+    RX_SH_CS_SCOPE;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     int rc = rx_coll_barrier(rx_sh.world);
     if (rc != RX_OK)

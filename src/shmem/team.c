@@ -97,6 +97,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
 static int rx_sh_team_split(shmem_team_t parent, int color, int key,
                             const shmem_team_config_t *config, long mask, shmem_team_t *out)
 {
+    RX_SH_CS_SCOPE;
     rx_comm_t *c;
     *out = SHMEM_TEAM_INVALID;
     if (rx_comm_derive(parent->comm, color, key, &c) != RX_OK)
@@ -167,6 +168,7 @@ void shmem_team_destroy(shmem_team_t team)
     rx_sh_team_ok(team, "shmem_team_destroy");
     if (team->predefined)
         rx_sh_fatal("shmem_team_destroy", "a predefined team cannot be destroyed");
+    RX_SH_CS_SCOPE;
     shmem_quiet();
     rx_comm_release_internal(team->comm);
     team->magic = 0;
@@ -177,6 +179,7 @@ void shmem_team_destroy(shmem_team_t team)
 
 void rx_sh_team_ctx_gone(shmem_team_t team)
 {
+    RX_SH_CS_SCOPE;
     if (team && --team->nctx == 0 && team->magic != RX_SH_TEAM_MAGIC && !team->predefined)
         free(team);
 }
@@ -187,6 +190,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
     if (!ctx)
         return -1;
     *ctx = SHMEM_CTX_INVALID;
+    RX_SH_CS_SCOPE;
     if (!rx_sh_team_live(team))
         return -1;
     if (rx_sh_ctx_new(team, options, ctx) != 0)
@@ -198,6 +202,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 int shmem_team_sync(shmem_team_t team)
 {
     rx_sh_team_ok(team, "shmem_team_sync");
+    RX_SH_CS_SCOPE;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return rx_coll_barrier(team->comm) == RX_OK ? 0 : -1;
 }

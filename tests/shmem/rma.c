@@ -105,9 +105,12 @@ int main(void)
     SHT_CHECK(bad == 0, "getmem unaligned: %zu bytes wrong", bad);
     shmem_barrier_all();
 
-    /* the sizes and alignments of the mapped copy's vector loop (2 KiB to
-     * 64 KiB) and either side of them: exact bytes, neighbours untouched */
-    static const size_t vsz[] = {2047, 2048, 2049, 4096, 4127, 16384, 65535, 65536, 65537};
+    /* the sizes and alignments of the mapped copy's inline small copy (up
+     * to 16 bytes), of its vector loop (2 KiB to 64 KiB) and either side of
+     * them: exact bytes, neighbours untouched */
+    static const size_t vsz[] = {1,    2,    3,    4,    5,     7,     8,     9,    15,
+                                 16,   17,   2047, 2048, 2049,  4096,  4127,  16384, 65535,
+                                 65536, 65537};
     static const size_t voff[] = {0, 1, 16, 31, 33, 63};
     size_t vmax = 65537 + 128;
     char *vh = shmem_malloc(vmax), *vl = malloc(vmax);

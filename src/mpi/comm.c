@@ -3,6 +3,7 @@
  * agreement, comparison, names. Attributes live in attr.c. */
 #include "mpi_impl.h"
 #include "bsend.h"
+#include "comm_internal.h"
 #include "info_impl.h"
 #include "inter_impl.h"
 #include "coll/neighbor.h"
@@ -151,6 +152,23 @@ rx_group_t *rx_split_group(const int *all, int p, const int *world, int color, i
     return g;
 }
 
+int rx_comm_split_members(rx_comm_t *c, int color, int key, rx_group_t **g, int *id)
+{
+    *g = NULL;
+    *id = -1;
+    int p = c->size, mine[2] = {color < 0 ? MPI_UNDEFINED : color, key};
+    int *all = malloc(sizeof(int) * 2 * (size_t)p);
+    if (!all)
+        return RX_ERR_NOMEM;
+    int rc = rx_coll_allgather(mine, sizeof mine, all, c);
+    if (rc == RX_OK)
+        rc = rx_comm_agree_ctx(c, id);
+    if (rc == RX_OK && color >= 0 && !(*g = rx_split_group(all, p, c->world, color, c->rank)))
+        rc = RX_ERR_NOMEM;
+    free(all);
+    return rc;
+}
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     RX_CHECK_INIT("MPI_Comm_split");
@@ -161,27 +179,15 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, "MPI_Comm_split", "negative color %d", color);
     if (c->remote)
         return rx_inter_split(c, color, key, newcomm, "MPI_Comm_split");
-    int p = c->size, mine[2] = {color, key};
-    int *all = malloc(sizeof(int) * 2 * (size_t)p);
-    if (!all)
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_split", "out of memory");
-    int rc = rx_coll_allgather(mine, sizeof mine, all, c);
-    int id = -1;
-    if (rc == RX_OK)
-        rc = rx_comm_agree_ctx(c, &id);
-    if (rc != RX_OK) {
-        free(all);
+    rx_group_t *g;
+    int id;
+    int rc = rx_comm_split_members(c, color, key, &g, &id);
+    if (rc != RX_OK)
         return rx_mpi_err(c, rx_mpi_class_of(rc), "MPI_Comm_split", "%s", rx_status_string(rc));
-    }
-    if (color == MPI_UNDEFINED) {
-        free(all);
+    if (!g) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    rx_group_t *g = rx_split_group(all, p, c->world, color, c->rank);
-    free(all);
-    if (!g)
-        return rx_mpi_err(c, MPI_ERR_NO_MEM, "MPI_Comm_split", "out of memory");
     rc = rx_comm_make(c, g, id, newcomm, "MPI_Comm_split");
     rx_group_unref(g);
     return rc;

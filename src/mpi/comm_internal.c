@@ -4,28 +4,6 @@
 #include "inter_impl.h"
 #include "mpi_impl.h"
 
-#include <stdlib.h>
-
-/* The members of the caller's color in split order (*g NULL for a negative
- * color) and the context id agreed for the new communicators: what
- * MPI_Comm_split computes on an intracommunicator. */
-static int rx_comm_split_members(rx_comm_t *c, int color, int key, rx_group_t **g, int *id)
-{
-    *g = NULL;
-    *id = -1;
-    int p = c->size, mine[2] = {color < 0 ? MPI_UNDEFINED : color, key};
-    int *all = malloc(sizeof(int) * 2 * (size_t)p);
-    if (!all)
-        return RX_ERR_NOMEM;
-    int rc = rx_coll_allgather(mine, sizeof mine, all, c);
-    if (rc == RX_OK)
-        rc = rx_comm_agree_ctx(c, id);
-    if (rc == RX_OK && color >= 0 && !(*g = rx_split_group(all, p, c->world, color, c->rank)))
-        rc = RX_ERR_NOMEM;
-    free(all);
-    return rc;
-}
-
 int rx_comm_derive(rx_comm_t *parent, int color, int key, rx_comm_t **out)
 {
     rx_group_t *g;

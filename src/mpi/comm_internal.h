@@ -19,6 +19,11 @@
  * negative color (not a member). RX_OK or an RX status. A duplicate: color
  * 0, key = parent->rank. */
 int rx_comm_derive(rx_comm_t *parent, int color, int key, rx_comm_t **out);
+/* Its collective part, which MPI_Comm_split on an intracommunicator
+ * shares: the members of the caller's color in split order (*g NULL for a
+ * negative color, MPI_UNDEFINED included) and the context id agreed for
+ * them. */
+int rx_comm_split_members(rx_comm_t *c, int color, int key, rx_group_t **g, int *id);
 /* Give back a communicator from rx_comm_derive (no operation may be in
  * flight on it); NULL is ignored. Local: members may release at any time. */
 void rx_comm_release_internal(rx_comm_t *c);

@@ -50,6 +50,7 @@ program f08_atomics
   end do
   call MPI_Allgather(prev, 1, MPI_INTEGER, olds, 1, MPI_INTEGER, MPI_COMM_WORLD)
   if (count(olds == -1) /= 1) errs = errs + 1
+  deallocate(olds)
   call MPI_Win_free(win)
   call rx_report(errs)
   call MPI_Finalize()

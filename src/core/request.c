@@ -12,13 +12,12 @@
  * releasing a request moves its slot to the next generation, so a stale
  * MPI_Request fails lookup instead of naming a newer operation, and free slots
  * are reused oldest first (a ring), so one slot's generations cycle slowly. */
-#define RX_REQ_INDEX_MASK ((1u << RX_REQ_INDEX_BITS) - 1)
 #define RX_REQ_GEN_MASK ((1u << (RX_HANDLE_ID_BITS - RX_REQ_INDEX_BITS)) - 1)
-#define RX_REQ_CHUNK 1024
-#define RX_REQ_MAX_CHUNKS ((1 << RX_REQ_INDEX_BITS) / RX_REQ_CHUNK)
 
-static rx_req_t *rx_req_chunks[RX_REQ_MAX_CHUNKS];
-static int rx_req_nchunks;
+rx_req_t *rx_req_chunks[RX_REQ_MAX_CHUNKS];
+int rx_req_nchunks;
+rx_req_t rx_req_done_send = {.kind = RX_REQ_SEND, .complete = 1, .index = -1, .peer = -1,
+                             .world_peer = -1};
 static int *rx_req_free_ring;    /* the next id of each free slot, oldest first */
 static unsigned rx_req_free_head, rx_req_nfree, rx_req_free_cap; /* cap: a power of two */
 static int rx_req_live;
@@ -113,8 +112,10 @@ void rx_req_release(rx_req_t *req)
         return;
     rx_req_unhold_comm(req);
     unsigned id = (unsigned)req->index, gen = id >> RX_REQ_INDEX_BITS;
-    free(req->staging);
-    req->staging = NULL;
+    if (req->staging) {
+        free(req->staging);
+        req->staging = NULL;
+    }
     req->index = -1;
     req->kind = 0;
     rx_req_push_free((int)(((gen + 1) & RX_REQ_GEN_MASK) << RX_REQ_INDEX_BITS |
@@ -122,24 +123,7 @@ void rx_req_release(rx_req_t *req)
     rx_req_live--;
 }
 
-rx_req_t *rx_req_lookup(int id)
-{
-    unsigned index = (unsigned)id & RX_REQ_INDEX_MASK;
-    if (id <= 0 || index >= (unsigned)rx_req_nchunks * RX_REQ_CHUNK)
-        return NULL;
-    rx_req_t *r = rx_req_slot(index);
-    return r->index == id ? r : NULL;
-}
-
 void (*rx_req_freed_persistent_done)(rx_req_t *req);
-
-rx_req_t *rx_req_of_handle(int handle)
-{
-    if (RX_HANDLE_KIND(handle) != RX_KIND_REQUEST)
-        return NULL;
-    rx_req_t *r = rx_req_lookup(RX_HANDLE_INDEX(handle));
-    return r && !r->user_freed ? r : NULL;
-}
 
 void rx_req_complete(rx_req_t *req)
 {

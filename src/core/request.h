@@ -7,6 +7,7 @@
 #ifndef RX_CORE_REQUEST_H
 #define RX_CORE_REQUEST_H
 
+#include "core/handle.h"
 #include "tl/tl.h"
 
 #include <stddef.h>
@@ -80,11 +81,48 @@ typedef struct rx_req {
 rx_req_t *rx_req_alloc(int kind);
 void rx_req_release(rx_req_t *req);
 #define RX_REQ_INDEX_BITS 20
+#define RX_REQ_INDEX_MASK ((1u << RX_REQ_INDEX_BITS) - 1)
+#define RX_REQ_CHUNK 1024
+#define RX_REQ_MAX_CHUNKS ((1 << RX_REQ_INDEX_BITS) / RX_REQ_CHUNK)
+
+/* The pool's chunks (request.c): inline lookups read them, since every
+ * completion call looks up each of its requests. */
+extern rx_req_t *rx_req_chunks[RX_REQ_MAX_CHUNKS];
+extern int rx_req_nchunks;
+
+/* The one request of every send that completed inside its call (an eager
+ * message the transport copied out before returning, as a blocking send
+ * does): nothing is allocated, waited for or released for it, like MPICH's
+ * pre-completed lightweight requests. Its handle names slot 0 in the
+ * second generation, which the pool never hands out (slot 0 would be
+ * MPI_REQUEST_NULL), so rx_req_lookup does not find it and internal users
+ * of rx_req_lookup see a finished part; its index is -1, so releasing it
+ * does nothing. Nothing writes it. */
+#define RX_REQ_DONE_SEND_ID (1 << RX_REQ_INDEX_BITS)
+extern rx_req_t rx_req_done_send;
+
 /* Look up a live request by id; NULL if none (or a stale id). */
-rx_req_t *rx_req_lookup(int id);
+static inline rx_req_t *rx_req_lookup(int id)
+{
+    unsigned index = (unsigned)id & RX_REQ_INDEX_MASK;
+    if (id <= 0 || index >= (unsigned)rx_req_nchunks * RX_REQ_CHUNK)
+        return NULL;
+    rx_req_t *r = &rx_req_chunks[index / RX_REQ_CHUNK][index % RX_REQ_CHUNK];
+    return r->index == id ? r : NULL;
+}
+
 /* The request an MPI_Request names for the application: NULL for another
  * kind, a stale handle, or one MPI_Request_free gave up (still in flight). */
-rx_req_t *rx_req_of_handle(int handle);
+static inline rx_req_t *rx_req_of_handle(int handle)
+{
+    if (RX_HANDLE_KIND(handle) != RX_KIND_REQUEST)
+        return NULL;
+    int id = RX_HANDLE_INDEX(handle);
+    if (id == RX_REQ_DONE_SEND_ID)
+        return &rx_req_done_send;
+    rx_req_t *r = rx_req_lookup(id);
+    return r && !r->user_freed ? r : NULL;
+}
 /* Mark complete; releases it if the user already freed it. A request that
  * holds its communicator lets go of it here (persistent ones on release),
  * and if that reclaimed a communicator freed meanwhile, req->comm becomes

@@ -166,6 +166,14 @@ static int rx_isend_common(const void *buf, MPI_Count count, MPI_Datatype dataty
     rx_req_t *r;
     if (dest == MPI_PROC_NULL) {
         r = rx_req_done_proc_null(RX_REQ_SEND);
+    } else if (mode != RX_MODE_SYNC && mode != RX_MODE_BUFFERED && rx_dtype_wire_is_raw(dt) &&
+               (rc = rx_p2p_send_try(buf, (size_t)count * (size_t)dt->extent, c, dest, tag,
+                                     c->ctx)) != RX_ERR_AGAIN) {
+        /* sent inside the call, as MPI_Send would: the buffer is free again */
+        if (rc != RX_OK)
+            return rx_mpi_err(c, rx_mpi_class_of(rc), fn, "%s", rx_status_string(rc));
+        *request = RX_HANDLE(RX_KIND_REQUEST, RX_REQ_DONE_SEND_ID);
+        return MPI_SUCCESS;
     } else if (mode == RX_MODE_BUFFERED) {
         void *data, *staging;
         size_t bytes;

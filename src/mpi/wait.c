@@ -24,6 +24,11 @@ static rx_req_t *rx_req_of(MPI_Request h, int *bad)
 
 int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status)
 {
+    if (r == &rx_req_done_send) { /* shared and never written */
+        rx_mpi_status_from_req(status, r);
+        *handle = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
     if (rx_greq_is(r))
         return rx_greq_finish(handle, r, status);
     rx_mpi_recv_unpack(r);
@@ -92,19 +97,30 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 RX_ALIAS(Test)
 
-static int rx_check_array(int count, MPI_Request reqs[], const char *fn)
+/* Checks every handle and sets *from to the first request not complete
+ * (count if none), so a wait need not look them all up again to start. */
+static int rx_check_array_from(int count, MPI_Request reqs[], int *from, const char *fn)
 {
+    *from = count;
     if (count < 0)
         return rx_mpi_err(NULL, MPI_ERR_COUNT, fn, "negative count %d", count);
     if (count > 0 && !reqs)
         return rx_mpi_err(NULL, MPI_ERR_REQUEST, fn, "request array is NULL");
     for (int i = 0; i < count; i++) {
         int bad;
-        rx_req_of(reqs[i], &bad);
+        rx_req_t *r = rx_req_of(reqs[i], &bad);
         if (bad)
             return rx_bad_request(fn, i);
+        if (r && !r->complete && *from == count)
+            *from = i;
     }
     return MPI_SUCCESS;
+}
+
+static int rx_check_array(int count, MPI_Request reqs[], const char *fn)
+{
+    int from;
+    return rx_check_array_from(count, reqs, &from, fn);
 }
 
 static MPI_Status *rx_status_at(MPI_Status *statuses, int i)
@@ -167,11 +183,12 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 {
     const char *fn = "MPI_Waitall";
     RX_CHECK_INIT(fn);
-    int rc = rx_check_array(count, array_of_requests, fn);
+    int from;
+    int rc = rx_check_array_from(count, array_of_requests, &from, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    int from = 0;
-    RX_WAIT_UNTIL(rx_all_complete_from(count, array_of_requests, &from));
+    if (from < count)
+        RX_WAIT_UNTIL(rx_all_complete_from(count, array_of_requests, &from));
     return rx_finish_all(count, array_of_requests, array_of_statuses, fn);
 }
 RX_ALIAS(Waitall)

@@ -3,8 +3,10 @@
 # rdmx's OpenSHMEM against Open MPI's (Debian openmpi-bin: oshcc, oshrun),
 # the same source built by each: bench/shmem/run.sh BUILD_DIR [NPES] [RUNS].
 # Runs interleave (rdmx, Open MPI, rdmx, ...); per metric and size the median
-# of each and the ratio rdmx / Open MPI (latencies: lower is better;
-# bandwidths: higher is better) as a Markdown table.
+# of each (with the interquartile range of the runs) and the ratio rdmx /
+# Open MPI (latencies: lower is better; bandwidths: higher is better) as a
+# Markdown table; where the middle halves of the two sets of runs overlap,
+# the difference is marked as within the noise.
 B=${1:?usage: run.sh BUILD_DIR [NPES] [RUNS]}
 N=${2:-2}
 RUNS=${3:-5}
@@ -33,15 +35,25 @@ def load(p):
         d.setdefault((m, int(s)), []).append(float(v))
     return d
 a, b = load(sys.argv[1]), load(sys.argv[2])
+def quartiles(v):
+    if len(v) < 2:
+        return v[0], v[0]
+    q = statistics.quantiles(v, n=4)
+    return q[0], q[2]
 print("| metric | size (B) or PEs | rdmx | Open MPI | rdmx / Open MPI | better |")
 print("| --- | --- | --- | --- | --- | --- |")
 for k in a:
     if k not in b:
         continue
     ra, rb = statistics.median(a[k]), statistics.median(b[k])
+    (a1, a3), (b1, b3) = quartiles(a[k]), quartiles(b[k])
     bw = k[0].endswith("_bw")
     ratio = ra / rb if rb else float("inf")
     good = ratio >= 1 if bw else ratio <= 1
+    # the middle halves of the two sets of runs overlap: within the noise
+    tie = a1 <= b3 and b1 <= a3
     unit = "MB/s" if bw else "us"
-    print(f"| {k[0]} | {k[1]} | {ra:.3f} {unit} | {rb:.3f} {unit} | {ratio:.2f} | {'rdmx' if good else 'Open MPI'} |")
+    cell = lambda m, lo, hi: f"{m:.3f} ({lo:.3f}-{hi:.3f}) {unit}"
+    who = "equal within noise" if tie else ("rdmx" if good else "Open MPI")
+    print(f"| {k[0]} | {k[1]} | {cell(ra, a1, a3)} | {cell(rb, b1, b3)} | {ratio:.2f} | {who} |")
 PY

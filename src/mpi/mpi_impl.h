@@ -105,8 +105,26 @@ static inline int rx_mpi_check_data(rx_comm_t *c, const void *buf, uint64_t coun
             return rx_cb_;                                                           \
     } while (0)
 
-int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn);
-int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn);
+int rx_mpi_tag_err(rx_comm_t *c, int tag, int any_ok, const char *fn);
+int rx_mpi_rank_err(rx_comm_t *c, int rank, const char *fn);
+/* MPI_SUCCESS for a tag or rank the call may name (any_ok: MPI_ANY_TAG or
+ * MPI_ANY_SOURCE too), else the error through c's handler. Inline for the
+ * point-to-point paths; the message is built out of line. */
+static inline int rx_mpi_check_tag(rx_comm_t *c, int tag, int any_ok, const char *fn)
+{
+    if (__builtin_expect(tag >= 0 || (any_ok && tag == MPI_ANY_TAG), 1))
+        return MPI_SUCCESS;
+    return rx_mpi_tag_err(c, tag, any_ok, fn);
+}
+static inline int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const char *fn)
+{
+    int n = c->remote ? c->remote->size : c->size; /* an intercommunicator names remote ranks */
+    if (__builtin_expect((unsigned)rank < (unsigned)n || rank == MPI_PROC_NULL ||
+                             (any_ok && rank == MPI_ANY_SOURCE),
+                         1))
+        return MPI_SUCCESS;
+    return rx_mpi_rank_err(c, rank, fn);
+}
 
 /* Fill an MPI_Status from a completed request (status may be IGNORE). */
 void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req);

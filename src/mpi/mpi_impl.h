@@ -127,7 +127,16 @@ static inline int rx_mpi_check_rank(rx_comm_t *c, int rank, int any_ok, const ch
 }
 
 /* Fill an MPI_Status from a completed request (status may be IGNORE). */
-void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req);
+static inline void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = req->st_source;
+    status->MPI_TAG = req->st_tag;
+    status->MPI_ERROR = req->st_error;
+    status->rx_cancelled = req->cancelled;
+    status->rx_bytes = (long long)req->st_bytes;
+}
 void rx_mpi_status_empty(MPI_Status *status);
 
 /* Unpack a completed receive that used a staging copy. */

@@ -113,16 +113,6 @@ static void rx_status_proc_null(MPI_Status *status)
         status->MPI_SOURCE = MPI_PROC_NULL;
 }
 
-void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *req)
-{
-    if (status == MPI_STATUS_IGNORE)
-        return;
-    status->MPI_SOURCE = req->st_source;
-    status->MPI_TAG = req->st_tag;
-    status->MPI_ERROR = req->st_error;
-    status->rx_cancelled = req->cancelled;
-    status->rx_bytes = (long long)req->st_bytes;
-}
 
 static rx_req_t *rx_req_done_proc_null(int kind)
 {

@@ -7,7 +7,7 @@
 
 /* A handle names an active request, or is null / inactive (returns NULL
  * without error), or is invalid (*bad = 1). */
-static rx_req_t *rx_req_of(MPI_Request h, int *bad)
+static inline __attribute__((always_inline)) rx_req_t *rx_req_of(MPI_Request h, int *bad)
 {
     *bad = 0;
     if (h == MPI_REQUEST_NULL)
@@ -28,6 +28,14 @@ int rx_mpi_req_finish(MPI_Request *handle, rx_req_t *r, MPI_Status *status)
         rx_mpi_status_from_req(status, r);
         *handle = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
+    }
+    if ((r->kind == RX_REQ_RECV || r->kind == RX_REQ_SEND) && !r->staging && !r->user_dtype) {
+        /* contiguous data, nothing to unpack or drop: the common case */
+        rx_mpi_status_from_req(status, r);
+        int err = r->st_error;
+        rx_req_release(r);
+        *handle = MPI_REQUEST_NULL;
+        return err;
     }
     if (rx_greq_is(r))
         return rx_greq_finish(handle, r, status);

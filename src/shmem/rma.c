@@ -21,16 +21,13 @@
 
 /* Copies into and out of a mapped peer's memory.
  *
- * From 2 KiB on, glibc's memcpy is `rep movsb` (its threshold is about
- * 2 KiB where the CPU has FSRM), and on the benchmark machine (Intel Xeon
- * with AVX-512, under KVM) `rep movsb` of 4 KiB out of a freshly mapped
- * peer page took 200-220 ns where a loop of 32-byte vector loads and
- * stores took 55-65 ns; at 16 KiB 335-380 against 200-225 ns; from 64 KiB
- * on the two were equal within the noise (measured on the source page
- * offsets shmem_getmem sees: peer heap page-aligned, destination 16 bytes
- * into a malloc'd page, and 64). So between RX_SH_VEC_MIN and RX_SH_VEC_MAX
- * bytes the copy is the vector loop where the CPU has AVX2, memcpy
- * elsewhere. */
+ * From 2 KiB on, glibc's memcpy is `rep movsb` where the CPU has FSRM, and
+ * on some CPUs (Intel Xeon with AVX-512 under KVM) `rep movsb` of a few KiB
+ * out of a freshly mapped peer page is several times slower than a loop of
+ * 32-byte vector loads and stores; from 64 KiB the two are equal. So
+ * between RX_SH_VEC_MIN and RX_SH_VEC_MAX bytes the copy is the vector loop
+ * where the CPU has AVX2, memcpy elsewhere (docs/performance.md has the
+ * measurements). */
 #define RX_SH_VEC_MIN 2048
 #define RX_SH_VEC_MAX (64 * 1024)
 
@@ -137,8 +134,8 @@ __attribute__((noinline)) static void rx_sh_xfer_slow(int kind, void *sym, void 
  * whose heap is mapped here - is inline, down to the copy, with no call:
  * every routine of the family used to pass through five calls (the
  * context's PE, the put, the init and PE checks, the segment lookup) and
- * libc's memcpy, about 200 instructions for an 8-byte put where this path
- * takes about 40. The heap's size is 0 before shmem_init and after
+ * libc's memcpy, several times the instructions of this path for a small
+ * put. The heap's size is 0 before shmem_init and after
  * shmem_finalize (heap.c), so the range test also stands for the init
  * check; anything else, errors included, goes to rx_sh_xfer_slow. */
 static inline __attribute__((always_inline)) void rx_sh_xfer(int kind, void *sym, void *local,

@@ -64,6 +64,16 @@ typedef struct {
 #define SHMEM_ALLTOALL_SYNC_SIZE 1
 #define SHMEM_ALLTOALLS_SYNC_SIZE 1
 #define SHMEM_REDUCE_MIN_WRKDATA_SIZE 1
+/* their deprecated spellings */
+#define _SHMEM_SYNC_VALUE SHMEM_SYNC_VALUE
+#define _SHMEM_BCAST_SYNC_SIZE SHMEM_BCAST_SYNC_SIZE
+#define _SHMEM_SYNC_SIZE SHMEM_SYNC_SIZE
+#define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
+#define _SHMEM_BARRIER_SYNC_SIZE SHMEM_BARRIER_SYNC_SIZE
+#define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
+#define _SHMEM_ALLTOALL_SYNC_SIZE SHMEM_ALLTOALL_SYNC_SIZE
+#define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
+#define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
 /* RDMX_SHMEM_RMA_TYPES(X): X(TYPE, TYPENAME) for every standard RMA type. */
 #define RDMX_SHMEM_RMA_TYPES(X)                                                     \
@@ -316,9 +326,99 @@ void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
 int shmem_test_lock(long *lock);
 
+/* profiling interface: levels are accepted, nothing is profiled */
+void shmem_pcontrol(const int level, ...);
+
+/* Deprecated and still specified by 1.5 (docs/shmem.md, "Deprecated routines").
+ * Active-set collectives: the set is PE_start, PE_start + 2^logPE_stride, ...
+ * (PE_size PEs); pSync and pWrk are accepted and left untouched. */
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* the active-set shmem_sync (shmem_sync with four arguments) */
+void rdmx_shmem_sync_active_set(int PE_start, int logPE_stride, int PE_size, long *pSync);
+#define RDMX_SHMEM_DECL_ASET(B)                                                              \
+    void shmem_broadcast##B(void *dest, const void *source, size_t nelems, int PE_root,      \
+                            int PE_start, int logPE_stride, int PE_size, long *pSync);       \
+    void shmem_collect##B(void *dest, const void *source, size_t nelems, int PE_start,       \
+                          int logPE_stride, int PE_size, long *pSync);                       \
+    void shmem_fcollect##B(void *dest, const void *source, size_t nelems, int PE_start,      \
+                           int logPE_stride, int PE_size, long *pSync);                      \
+    void shmem_alltoall##B(void *dest, const void *source, size_t nelems, int PE_start,      \
+                           int logPE_stride, int PE_size, long *pSync);                      \
+    void shmem_alltoalls##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
+                            size_t nelems, int PE_start, int logPE_stride, int PE_size,      \
+                            long *pSync);
+RDMX_SHMEM_DECL_ASET(32)
+RDMX_SHMEM_DECL_ASET(64)
+/* shmem_TYPENAME_OP_to_all: the types of 1.5's table by operation class */
+#define RDMX_SHMEM_TOALL_BIT_TYPES(X)                                               \
+    X(short, short) X(int, int) X(long, long) X(long long, longlong)
+#define RDMX_SHMEM_TOALL_CMP_TYPES(X)                                               \
+    RDMX_SHMEM_TOALL_BIT_TYPES(X) X(float, float) X(double, double) X(long double, longdouble)
+#ifdef __cplusplus
+#define RDMX_SHMEM_TOALL_ARITH_TYPES(X) RDMX_SHMEM_TOALL_CMP_TYPES(X)
+#else
+#define RDMX_SHMEM_TOALL_ARITH_TYPES(X)                                             \
+    RDMX_SHMEM_TOALL_CMP_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+#endif
+#define RDMX_SHMEM_DECL_TOALL(T, N, OP)                                                      \
+    void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,      \
+                                   int logPE_stride, int PE_size, T *pWrk, long *pSync);
+#define RDMX_SHMEM_DECL_BITTOALL(T, N)                                                       \
+    RDMX_SHMEM_DECL_TOALL(T, N, and) RDMX_SHMEM_DECL_TOALL(T, N, or)                         \
+    RDMX_SHMEM_DECL_TOALL(T, N, xor)
+#define RDMX_SHMEM_DECL_CMPTOALL(T, N)                                                       \
+    RDMX_SHMEM_DECL_TOALL(T, N, max) RDMX_SHMEM_DECL_TOALL(T, N, min)
+#define RDMX_SHMEM_DECL_ARITHTOALL(T, N)                                                     \
+    RDMX_SHMEM_DECL_TOALL(T, N, sum) RDMX_SHMEM_DECL_TOALL(T, N, prod)
+RDMX_SHMEM_TOALL_BIT_TYPES(RDMX_SHMEM_DECL_BITTOALL)
+RDMX_SHMEM_TOALL_CMP_TYPES(RDMX_SHMEM_DECL_CMPTOALL)
+RDMX_SHMEM_TOALL_ARITH_TYPES(RDMX_SHMEM_DECL_ARITHTOALL)
+
+/* the atomics' names before 1.4 (same behaviour as shmem_TYPENAME_atomic_*) */
+#define RDMX_SHMEM_DECL_OLD_AMO(T, N)                                                        \
+    T shmem_##N##_finc(T *dest, int pe);                                                     \
+    void shmem_##N##_inc(T *dest, int pe);                                                   \
+    T shmem_##N##_fadd(T *dest, T value, int pe);                                            \
+    void shmem_##N##_add(T *dest, T value, int pe);                                          \
+    T shmem_##N##_cswap(T *dest, T cond, T value, int pe);
+RDMX_SHMEM_AMO_TYPES(RDMX_SHMEM_DECL_OLD_AMO)
+#define RDMX_SHMEM_DECL_OLD_EXT(T, N)                                                        \
+    T shmem_##N##_fetch(const T *source, int pe);                                            \
+    void shmem_##N##_set(T *dest, T value, int pe);                                          \
+    T shmem_##N##_swap(T *dest, T value, int pe);
+RDMX_SHMEM_EXT_AMO_TYPES(RDMX_SHMEM_DECL_OLD_EXT)
+/* waits before 1.4: shmem_wait is shmem_wait_until with SHMEM_CMP_NE; the
+ * long-typed shmem_wait_until (C11 programs get the generic one) */
+void shmem_wait(long *ivar, long cmp_value);
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+#define RDMX_SHMEM_DECL_OLD_WAIT(T, N) void shmem_##N##_wait(T *ivar, T cmp_value);
+RDMX_SHMEM_SYNC_TYPES(RDMX_SHMEM_DECL_OLD_WAIT)
+/* cache management: no-ops (cache-coherent machines) */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
+/* heap routines before 1.2 */
+void *shmalloc(size_t size);
+void shfree(void *ptr);
+void *shrealloc(void *ptr, size_t size);
+void *shmemalign(size_t alignment, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
+
+#define RDMX_SHMEM_CAT_(a, b) a##b
+#define RDMX_SHMEM_CAT(a, b) RDMX_SHMEM_CAT_(a, b)
+#define RDMX_SHMEM_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N
+#define RDMX_SHMEM_NARG(...) RDMX_SHMEM_NARG_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+/* shmem_sync(team), the C11 name of shmem_team_sync, and the deprecated
+ * active-set shmem_sync(PE_start, logPE_stride, PE_size, pSync) */
+#define shmem_sync(...) RDMX_SHMEM_CAT(rdmx_shmem_sync_, RDMX_SHMEM_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define rdmx_shmem_sync_1(team) shmem_team_sync(team)
+#define rdmx_shmem_sync_4(s, l, n, p) rdmx_shmem_sync_active_set(s, l, n, p)
 
 /* C11 type-generic interfaces. Fixed-width and size types are typedefs of
  * the basic ones and have no generic entry (as the standard says); forms
@@ -347,10 +447,6 @@ int shmem_test_lock(long *lock);
 #define RDMX_SHMEM_G_ARITHRED(X)                                                    \
     RDMX_SHMEM_G_CMPRED(X) X(double _Complex, complexd) X(float _Complex, complexf)
 struct rdmx_shmem_no_type { char unused; }; /* ends the association lists */
-#define RDMX_SHMEM_CAT_(a, b) a##b
-#define RDMX_SHMEM_CAT(a, b) RDMX_SHMEM_CAT_(a, b)
-#define RDMX_SHMEM_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N
-#define RDMX_SHMEM_NARG(...) RDMX_SHMEM_NARG_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 /* _Generic on the element the pointer P points to (qualifiers dropped) */
 #define RDMX_SHMEM_ASSOC(T, N, OP) T: shmem_##N##_##OP,
 #define RDMX_SHMEM_CASSOC(T, N, OP) T: shmem_ctx_##N##_##OP,
@@ -596,7 +692,23 @@ struct rdmx_shmem_no_type { char unused; }; /* ends the association lists */
 #define shmem_min_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_CMPRED, a1, min_reduce)(a0, a1, a2, a3)
 #define shmem_sum_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_ARITHRED, a1, sum_reduce)(a0, a1, a2, a3)
 #define shmem_prod_reduce(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_ARITHRED, a1, prod_reduce)(a0, a1, a2, a3)
-#define shmem_sync(team) shmem_team_sync(team)
+/* the deprecated generic atomics (before 1.4's shmem_atomic_*) */
+#define RDMX_SHMEM_ASSOC_finc(T, N) RDMX_SHMEM_ASSOC(T, N, finc)
+#define RDMX_SHMEM_ASSOC_inc(T, N) RDMX_SHMEM_ASSOC(T, N, inc)
+#define RDMX_SHMEM_ASSOC_fadd(T, N) RDMX_SHMEM_ASSOC(T, N, fadd)
+#define RDMX_SHMEM_ASSOC_add(T, N) RDMX_SHMEM_ASSOC(T, N, add)
+#define RDMX_SHMEM_ASSOC_cswap(T, N) RDMX_SHMEM_ASSOC(T, N, cswap)
+#define RDMX_SHMEM_ASSOC_fetch(T, N) RDMX_SHMEM_ASSOC(T, N, fetch)
+#define RDMX_SHMEM_ASSOC_set(T, N) RDMX_SHMEM_ASSOC(T, N, set)
+#define RDMX_SHMEM_ASSOC_swap(T, N) RDMX_SHMEM_ASSOC(T, N, swap)
+#define shmem_finc(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, finc)(a0, a1)
+#define shmem_inc(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, inc)(a0, a1)
+#define shmem_fadd(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, fadd)(a0, a1, a2)
+#define shmem_add(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, add)(a0, a1, a2)
+#define shmem_cswap(a0, a1, a2, a3) RDMX_SHMEM_GEN(RDMX_SHMEM_G_AMO, a0, cswap)(a0, a1, a2, a3)
+#define shmem_fetch(a0, a1) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, fetch)(a0, a1)
+#define shmem_set(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, set)(a0, a1, a2)
+#define shmem_swap(a0, a1, a2) RDMX_SHMEM_GEN(RDMX_SHMEM_G_EXT, a0, swap)(a0, a1, a2)
 #endif
 
 #endif

@@ -7,7 +7,8 @@
  *   get_bw   64 shmem_getmem_nbi then one shmem_quiet, MB/s
  *   amo_lat  shmem_long_atomic_fetch_add, per op
  * and over every PE: barrier_all and a one-element long sum reduction
- * (1.5's team form; shmem_long_sum_to_all on 1.4 libraries).
+ * (1.5's team form; shmem_long_sum_to_all on 1.4 libraries, or wherever
+ * built with -DBENCH_SHMEM_API14=1).
  * Prints "metric size value" lines; times in microseconds. */
 #include <shmem.h>
 #include <stdio.h>
@@ -25,8 +26,14 @@ static double now(void)
 #define MAXSZ (1 << 20)
 #define WIN 64
 
+#ifndef BENCH_SHMEM_API14
+#define BENCH_SHMEM_API14 (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION < 5)
+#endif
+
+#if BENCH_SHMEM_API14
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE]; /* alternated, as 1.4 allows */
 static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + 8];
+#endif
 static long rsrc, rdst;
 
 static int iters_for(size_t sz) { return sz <= 8192 ? 5000 : sz <= 65536 ? 1000 : 200; }
@@ -39,8 +46,10 @@ int main(void)
     char *loc = malloc(MAXSZ);
     long *ctr = shmem_malloc(sizeof(long));
     memset(loc, 1, MAXSZ);
+#if BENCH_SHMEM_API14
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[0][i] = psync[1][i] = SHMEM_SYNC_VALUE;
+#endif
     shmem_barrier_all();
     static const size_t sizes[] = {8, 4096, 65536, 1 << 20};
     if (n >= 2) {
@@ -106,7 +115,7 @@ int main(void)
         if (i == 200)
             t0 = now();
         rsrc = me + i;
-#if SHMEM_MAJOR_VERSION > 1 || SHMEM_MINOR_VERSION >= 5
+#if !BENCH_SHMEM_API14
         shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &rdst, &rsrc, 1);
 #else
         shmem_long_sum_to_all(&rdst, &rsrc, 1, 0, 0, n, pwrk, psync[i & 1]);

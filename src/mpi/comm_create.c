@@ -96,7 +96,7 @@ static int rx_group_reduce(uint32_t *mask, int words, void *arg)
     return rx_coll_run(e);
 }
 
-static int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id)
+int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id)
 {
     rx_comm_t *t = rx_comm_new(g, parent->ctx);
     if (!t)

@@ -19,6 +19,12 @@
  * negative color (not a member). RX_OK or an RX status. A duplicate: color
  * 0, key = parent->rank. */
 int rx_comm_derive(rx_comm_t *parent, int color, int key, rx_comm_t **out);
+/* Collective over the n members only (parent ranks, in the new order; the
+ * caller among them), as MPI_Comm_create_group: the other members of parent
+ * take no part. tag (0 .. 2^28-1) must differ between groups whose creations
+ * may be in flight at once. RX_OK or an RX status. */
+int rx_comm_derive_members(rx_comm_t *parent, const int *members, int n, int tag,
+                           rx_comm_t **out);
 /* Its collective part, which MPI_Comm_split on an intracommunicator
  * shares: the members of the caller's color in split order (*g NULL for a
  * negative color, MPI_UNDEFINED included) and the context id agreed for

@@ -161,6 +161,10 @@ int rx_comm_agree_ctx(rx_comm_t *parent, int *id);
 typedef int (*rx_ctx_reduce_t)(uint32_t *mask, int words, void *arg);
 int rx_ctx_agree(uint64_t key, rx_ctx_reduce_t reduce, void *arg, int *id);
 int rx_comm_make(rx_comm_t *parent, rx_group_t *g, int id, MPI_Comm *out, const char *fn);
+/* comm_create.c: a context id free at every member of g (a subgroup of parent),
+ * agreed among those members only (MPI_Comm_create_group); tag keeps
+ * concurrent agreements of different groups apart. */
+int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id);
 void rx_attr_delete_all(rx_comm_t *c);
 int rx_attr_copy_all(rx_comm_t *from, rx_comm_t *to);
 int rx_group_register(rx_group_t *g);

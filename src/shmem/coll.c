@@ -40,8 +40,8 @@ static void rx_sh_need(const void *p, size_t len, const char *what, const char *
         rx_sh_fatal(fn, "%s is NULL", what);
 }
 
-static int rx_sh_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                           size_t esize, int root, const char *fn)
+int rx_sh_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                    size_t esize, int root, int root_dest, const char *fn)
 {
     RX_SH_CS_SCOPE;
     size_t bytes;
@@ -49,14 +49,16 @@ static int rx_sh_broadcast(shmem_team_t team, void *dest, const void *source, si
         return -1;
     rx_sh_need(dest, bytes, "dest", fn);
     rx_sh_need(source, bytes, "source", fn);
-    /* 1.5: the root's dest receives the data too */
+    if (team->my_pe == root && !root_dest) /* active sets: the root's dest stays */
+        return rx_sh_coll_ok(rx_coll_bcast((void *)source, bytes, root, team->comm), fn);
+    /* 1.5 teams: the root's dest receives the data too */
     if (team->my_pe == root && bytes)
         memmove(dest, source, bytes);
     return rx_sh_coll_ok(rx_coll_bcast(dest, bytes, root, team->comm), fn);
 }
 
-static int rx_sh_fcollect(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                          size_t esize, const char *fn)
+int rx_sh_fcollect(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                   size_t esize, const char *fn)
 {
     RX_SH_CS_SCOPE;
     size_t bytes;
@@ -75,8 +77,8 @@ static int rx_sh_team_barrier(shmem_team_t team, const char *fn)
     return rx_sh_coll_ok(rx_coll_barrier(team->comm), fn);
 }
 
-static int rx_sh_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                         size_t esize, const char *fn)
+int rx_sh_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                  size_t esize, const char *fn)
 {
     RX_SH_CS_SCOPE;
     size_t bytes;
@@ -111,8 +113,8 @@ static int rx_sh_collect(shmem_team_t team, void *dest, const void *source, size
     return rx_sh_team_barrier(team, fn);
 }
 
-static int rx_sh_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, size_t esize, const char *fn)
+int rx_sh_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t nelems, size_t esize, const char *fn)
 {
     RX_SH_CS_SCOPE;
     size_t bytes;
@@ -139,8 +141,8 @@ static int rx_sh_alltoalls(shmem_team_t team, void *dest, const void *source, pt
     return rx_sh_team_barrier(team, fn);
 }
 
-static int rx_sh_reduce(shmem_team_t team, void *dest, const void *source, size_t n, int basic,
-                        size_t esize, int op, const char *fn)
+int rx_sh_reduce(shmem_team_t team, void *dest, const void *source, size_t n, int basic,
+                 size_t esize, int op, const char *fn)
 {
     RX_SH_CS_SCOPE;
     size_t bytes;
@@ -163,7 +165,7 @@ static int rx_sh_reduce(shmem_team_t team, void *dest, const void *source, size_
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int root)
 {
-    return rx_sh_broadcast(team, dest, source, nelems, 1, root, "shmem_broadcastmem");
+    return rx_sh_broadcast(team, dest, source, nelems, 1, root, 1, "shmem_broadcastmem");
 }
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
@@ -187,7 +189,7 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
                               int root)                                                      \
     {                                                                                        \
-        return rx_sh_broadcast(team, dest, source, nelems, sizeof(T), root,                  \
+        return rx_sh_broadcast(team, dest, source, nelems, sizeof(T), root, 1,               \
                                "shmem_" #N "_broadcast");                                    \
     }                                                                                        \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
@@ -210,35 +212,6 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
                                "shmem_" #N "_alltoalls");                                    \
     }
 RDMX_SHMEM_RMA_TYPES(RX_SH_COLL)
-
-/* rdmx basic datatype ids of the reduction types (src/dtype/basic.h) */
-#define RX_SH_R_char 1
-#define RX_SH_R_schar 2
-#define RX_SH_R_uchar 3
-#define RX_SH_R_short 5
-#define RX_SH_R_ushort 6
-#define RX_SH_R_int 7
-#define RX_SH_R_uint 8
-#define RX_SH_R_long 9
-#define RX_SH_R_ulong 10
-#define RX_SH_R_longlong 11
-#define RX_SH_R_ulonglong 12
-#define RX_SH_R_float 13
-#define RX_SH_R_double 14
-#define RX_SH_R_longdouble 15
-#define RX_SH_R_int8 18
-#define RX_SH_R_int16 19
-#define RX_SH_R_int32 20
-#define RX_SH_R_int64 21
-#define RX_SH_R_uint8 22
-#define RX_SH_R_uint16 23
-#define RX_SH_R_uint32 24
-#define RX_SH_R_uint64 25
-#define RX_SH_R_size 25
-#define RX_SH_R_ptrdiff 21
-#define RX_SH_R_complexf 26
-#define RX_SH_R_complexd 27
-_Static_assert(sizeof(size_t) == 8 && sizeof(ptrdiff_t) == 8, "reduction types mapped for LP64");
 
 #define RX_SH_RED(T, N, OPNAME, OP)                                                          \
     int shmem_##N##_##OPNAME##_reduce(shmem_team_t team, T *dest, const T *source, size_t n) \

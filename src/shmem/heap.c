@@ -33,10 +33,20 @@ typedef struct rx_sh_blk {
 static rx_sh_blk_t *rx_sh_blks;
 static size_t rx_sh_nblk, rx_sh_capblk;
 
-/* SHMEM_SYMMETRIC_SIZE: a number with an optional K, M, G or T suffix. */
+/* SHMEM_SYMMETRIC_SIZE (or its deprecated name SMA_SYMMETRIC_SIZE): a
+ * number with an optional K, M, G or T suffix. */
+static const char *rx_sh_heap_env(const char **name)
+{
+    *name = "SHMEM_SYMMETRIC_SIZE";
+    const char *s = getenv(*name);
+    if (!s && (s = getenv("SMA_SYMMETRIC_SIZE")))
+        *name = "SMA_SYMMETRIC_SIZE";
+    return s;
+}
+
 static int rx_sh_heap_size(size_t *out)
 {
-    const char *s = getenv("SHMEM_SYMMETRIC_SIZE");
+    const char *name, *s = rx_sh_heap_env(&name);
     *out = RX_SH_HEAP_DEFAULT;
     if (!s || !*s)
         return RX_OK;
@@ -132,8 +142,8 @@ int rx_sh_heap_init(void)
 {
     size_t size;
     if (rx_sh_heap_size(&size) != RX_OK) {
-        rx_sh_fatal("shmem_init", "SHMEM_SYMMETRIC_SIZE=%s is not a size (bytes, or with K, "
-                    "M, G, T)", getenv("SHMEM_SYMMETRIC_SIZE"));
+        const char *name, *val = rx_sh_heap_env(&name);
+        rx_sh_fatal("shmem_init", "%s=%s is not a size (bytes, or with K, M, G, T)", name, val);
     }
     int rc = rx_sh_win(&rx_sh.seg[RX_SH_HEAP], RX_WIN_FLAVOR_ALLOCATE, size,
                        "symmetric heap");

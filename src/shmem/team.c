@@ -45,6 +45,7 @@ int rx_sh_team_init(void)
 
 void rx_sh_team_fini(void)
 {
+    rx_sh_aset_fini();
     rx_comm_release_internal(rx_sh_shared_team.comm);
     rx_sh_shared_team.comm = NULL;
     rx_sh_shared_team.magic = 0;
@@ -115,6 +116,32 @@ static int rx_sh_team_split(shmem_team_t parent, int color, int key,
         t->config.num_contexts = config->num_contexts;
     *out = t;
     return 0;
+}
+
+int rx_sh_team_of_members(const int *pes, int n, int tag, shmem_team_t *out)
+{
+    RX_SH_CS_SCOPE;
+    rx_comm_t *c;
+    *out = SHMEM_TEAM_INVALID;
+    int rc = rx_comm_derive_members(rx_sh.world, pes, n, tag, &c);
+    if (rc != RX_OK)
+        return rc;
+    shmem_team_t t = calloc(1, sizeof *t);
+    if (!t) {
+        rx_comm_release_internal(c);
+        return RX_ERR_NOMEM;
+    }
+    snprintf(c->name, sizeof c->name, "SHMEM active set");
+    rx_sh_team_fill(t, c);
+    *out = t;
+    return RX_OK;
+}
+
+void rx_sh_team_free(shmem_team_t team)
+{
+    RX_SH_CS_SCOPE;
+    rx_comm_release_internal(team->comm);
+    free(team);
 }
 
 int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size,

@@ -82,9 +82,10 @@ void shfree(void *ptr) { shmem_free(ptr); }
 void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
 void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
 
-/* 0 off, 1 on (the default), 2 on with full detail; other levels are the
- * implementation's: all accepted, none changes anything. Callable before
- * shmem_init, as a profiling hook. */
+/* The profiling interface's control (0 off, 1 on, the default, higher
+ * levels the profiler's own): with no profiler inside the library every
+ * level is accepted and none changes anything. Callable before shmem_init,
+ * as a profiling hook. */
 void shmem_pcontrol(const int level, ...)
 {
     (void)level;

@@ -7,7 +7,8 @@
  * every result is checked, the root's dest of a broadcast stays untouched,
  * and pSync is SHMEM_SYNC_VALUE after every call. Every to_all of 1.5's
  * table (types and operations) runs on the world, on a strided set and on
- * a set without PE 0, in place too. */
+ * a set without PE 0, in place too. Arguments "outside" and "beyond":
+ * misuse that must end the job (CMakeLists.txt). */
 #include "shtest.h"
 
 #include <complex.h>
@@ -224,7 +225,7 @@ static void every_to_all(int start, int log, int size)
     check_psync("to_all");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     sht_init();
     int me = sht_me, n = sht_npes;
@@ -232,6 +233,15 @@ int main(void)
         for (int i = 0; i < SYNCN; i++)
             psync[k][i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
+    /* misuse ends the job with the routine's name: a caller outside its
+     * set ("outside"), a set past the last PE ("beyond") */
+    if (argc > 1 && !strcmp(argv[1], "outside")) {
+        if (me == n - 1)
+            shmem_broadcast32(d32, s32, 1, 0, 0, 0, n - 1, psync[0]);
+        shmem_barrier_all();
+    }
+    if (argc > 1 && !strcmp(argv[1], "beyond"))
+        shmem_barrier(0, 1, n, psync[0]);
 
     int seq = 0, sets = 0;
     for (int log = 0; log <= 2; log++)

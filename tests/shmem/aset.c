@@ -7,7 +7,8 @@
  * every result is checked, the root's dest of a broadcast stays untouched,
  * and pSync is SHMEM_SYNC_VALUE after every call. Every to_all of 1.5's
  * table (types and operations) runs on the world, on a strided set and on
- * a set without PE 0, in place too. Arguments "outside" and "beyond":
+ * a set without PE 0, in place too. Argument "mt": the same under
+ * SHMEM_THREAD_MULTIPLE. Arguments "outside" and "beyond":
  * misuse that must end the job (CMakeLists.txt). */
 #include "shtest.h"
 
@@ -227,7 +228,13 @@ static void every_to_all(int start, int log, int size)
 
 int main(int argc, char **argv)
 {
-    sht_init();
+    if (argc > 1 && !strcmp(argv[1], "mt")) { /* the library's critical section taken */
+        int provided;
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+        if (provided != SHMEM_THREAD_MULTIPLE)
+            fprintf(stderr, "FAIL: provided %d\n", provided), exit(1);
+    }
+    sht_init(); /* a second init does nothing */
     int me = sht_me, n = sht_npes;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < SYNCN; i++)

@@ -97,6 +97,14 @@ typedef struct rx_cw_run {
     uint32_t first, count; /* rounds first .. first + count - 1 */
     uint32_t step0, nsteps; /* the first round's steps: steps[step0 ..], strides: stride[step0 ..] */
 } rx_cw_run_t;
+/* set in nsteps (once built) when no transfer of the run moves its peer: every round is the first */
+#define RX_CW_FLAT (1u << 31)
+
+/* What a lookup reads first, per rank, in one place: its rounds and its runs */
+typedef struct rx_cw_rank {
+    uint32_t nrounds, nruns;
+    uint64_t run0;
+} rx_cw_rank_t;
 
 typedef struct rx_cw {
     uint32_t p;
@@ -107,6 +115,7 @@ typedef struct rx_cw {
     uint32_t *stride;
     uint64_t nsteps, stepcap;
     uint32_t *nrounds; /* per rank */
+    rx_cw_rank_t *rk;  /* per rank, once built */
     uint32_t last[RX_CW_MAXRUNSTEPS]; /* while building: peers of the open run's last round */
 } rx_cw_t;
 
@@ -122,15 +131,17 @@ static void rx_cw_destroy(void *vctx)
     free(c->steps);
     free(c->stride);
     free(c->nrounds);
+    free(c->rk);
     free(c);
 }
 
 static int rx_cw_round(void *vctx, uint32_t rank, uint32_t round, const rx_step_t **steps, uint32_t *n)
 {
-    rx_cw_t *c = vctx;
-    if (round >= c->nrounds[rank])
+    const rx_cw_t *c = vctx;
+    const rx_cw_rank_t *rk = &c->rk[rank];
+    if (round >= rk->nrounds)
         return RX_ERR_NOTFOUND;
-    uint64_t lo = c->rank_run[rank], hi = c->rank_run[rank + 1];
+    uint64_t lo = rk->run0, hi = rk->run0 + rk->nruns;
     while (hi - lo > 1) { /* the last run starting at or before the round */
         uint64_t mid = lo + (hi - lo) / 2;
         if (c->runs[mid].first <= round)
@@ -139,13 +150,13 @@ static int rx_cw_round(void *vctx, uint32_t rank, uint32_t round, const rx_step_
             hi = mid;
     }
     const rx_cw_run_t *r = &c->runs[lo];
-    *n = r->nsteps;
-    if (round == r->first) {
+    *n = r->nsteps & ~RX_CW_FLAT;
+    if (round == r->first || (r->nsteps & RX_CW_FLAT)) {
         *steps = &c->steps[r->step0];
         return RX_OK;
     }
     uint64_t k = (round - r->first) % c->p; /* strides are below p: k * stride fits in 64 bits */
-    for (uint32_t j = 0; j < r->nsteps; j++) {
+    for (uint32_t j = 0; j < *n; j++) {
         rx_step_t st = c->steps[r->step0 + j];
         uint32_t d = c->stride[r->step0 + j];
         if ((st.op == RX_STEP_SEND || st.op == RX_STEP_RECV) && d) /* a ring's peers stay (stride 0) */
@@ -392,6 +403,23 @@ int rx_workload_collective(const char *algo, uint32_t n, uint64_t bytes, rx_work
         return rc;
     }
     c->rank_run[n] = c->nruns;
+    if (!(c->rk = malloc((size_t)n * sizeof *c->rk))) {
+        rx_cw_destroy(c);
+        return RX_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < n; r++)
+        c->rk[r] = (rx_cw_rank_t){.nrounds = c->nrounds[r], .nruns = (uint32_t)(c->rank_run[r + 1] - c->rank_run[r]),
+                                  .run0 = c->rank_run[r]};
+    for (uint64_t i = 0; i < c->nruns; i++) {
+        rx_cw_run_t *r = &c->runs[i];
+        int flat = r->nsteps < RX_CW_FLAT;
+        for (uint32_t j = 0; j < r->nsteps && flat; j++) {
+            uint8_t op = c->steps[r->step0 + j].op;
+            flat = !((op == RX_STEP_SEND || op == RX_STEP_RECV) && c->stride[r->step0 + j]);
+        }
+        if (flat)
+            r->nsteps |= RX_CW_FLAT;
+    }
     w->nranks = n;
     w->nrounds = maxr;
     w->round = rx_cw_round;

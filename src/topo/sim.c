@@ -32,6 +32,8 @@ void rx_sim_result_free(rx_sim_result_t *r)
 
 static int rx_ev_push(rx_sim_t *s, double t, uint32_t type, uint32_t id, uint32_t ver)
 {
+    if (s->radix)
+        return rx_rq_push(s, &(rx_event_t){.t = t, .id = id, .type = type, .ver = ver});
     if (s->nev == s->evcap) {
         uint32_t cap = s->evcap ? s->evcap * 2 : 1024;
         rx_event_t *e = realloc(s->ev, cap * sizeof *e);
@@ -214,6 +216,42 @@ static int rx_link_detach(rx_sim_t *s, uint32_t fid)
     return rx_solver_depart(s, fid);
 }
 
+/* Adds the bytes sent on a memoised route to its links (contention-free runs). */
+static void rx_memo_flush(rx_sim_t *s, rx_route_memo_t *m)
+{
+    if (m->nd != UINT32_MAX && m->bytes > 0)
+        for (int i = 0; i < m->nh; i++)
+            s->ls[m->path[i]].bytes += m->bytes;
+    m->bytes = 0;
+}
+
+/* A flow of a contention-free run becomes active: it takes its links, or the run is contended
+ * (a link held already, or a rate the filling would not give alone). */
+static int rx_flow_take_links(rx_sim_t *s, uint32_t fid)
+{
+    rx_flow_t *f = &s->f[fid];
+    if (!(f->nrate > 0 && f->nrate < INFINITY)) {
+        s->contended = 1;
+        return RX_ERR_AGAIN;
+    }
+    /* a link released at this instant counts as held: with the link lists, the order of the
+     * instant's events would decide whether both flows were on it at once (its most flows) */
+    for (int i = 0; i < f->nh; i++) {
+        uint8_t *b = &s->lbusy[f->hop[i].link];
+        if (*b >= 2) {
+            s->contended = 1;
+            return RX_ERR_AGAIN;
+        }
+        *b = 2;
+    }
+    /* exact sums of rates, whatever their order, in a radix-queue run */
+    if (s->radix && (double)(s->live + 1) * s->maxbw >= 0x1p53) {
+        s->contended = 1;
+        return RX_ERR_AGAIN;
+    }
+    return rx_solver_arrive(s, fid);
+}
+
 /* A send met its receive: route the transfer and start its latency phase. */
 /* salt: (sender's round, step index), so that random routing choices do not depend on the order
  * in which simultaneous events happen to be processed */
@@ -239,13 +277,14 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
     }
     int nh;
-    double lat = 0;
+    double lat = 0, bw = INFINITY;
     rx_route_memo_t *m = s->rmemo ? &s->rmemo[src] : NULL;
     if (m && m->nd == nd) { /* the sender's last destination again: its route and latency */
         nh = m->nh;
         for (int i = 0; i < nh; i++)
             f->hop[i].link = m->path[i];
         lat = m->lat;
+        bw = m->bw;
     } else {
         uint32_t path[RX_ROUTE_MAXHOPS];
         rc = rx_route(&s->router, ns, nd, salt, path, &nh);
@@ -254,15 +293,33 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         for (int i = 0; i < nh; i++) {
             f->hop[i].link = path[i];
             lat += s->t->l[path[i]].lat;
+            if (s->t->l[path[i]].bw < bw)
+                bw = s->t->l[path[i]].bw;
         }
         if (m) {
+            if (s->alone)
+                rx_memo_flush(s, m);
             m->nd = nd;
             m->nh = (uint16_t)nh;
             m->lat = lat;
+            m->bw = bw;
             memcpy(m->path, path, (size_t)nh * sizeof *path);
         }
     }
     f->nh = (uint16_t)nh;
+    if (s->alone) {
+        /* the rate it will have (alone on every link), and its bytes on its links: added when
+         * sent rather than when done, which is the same sum once every flow is done (the run is
+         * given up otherwise); sums of whole bytes below 2^53 do not depend on their order */
+        f->nrate = bw;
+        if (m) {
+            if (m->bytes + (double)bytes > 0x1p52)
+                rx_memo_flush(s, m);
+            m->bytes += (double)bytes;
+        } else
+            for (int i = 0; i < nh; i++)
+                s->ls[f->hop[i].link].bytes += (double)bytes;
+    }
     /* routing of the next flows (UGAL) must see this one: count it on its links now */
     for (int i = 0; i < nh && s->track_load; i++)
         s->ls[f->hop[i].link].load++;
@@ -457,6 +514,11 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         f->state = RX_FS_ACTIVE;
         f->t_upd = s->now;
         s->frate[e->id] = 0;
+        if (s->alone) {
+            if (++s->live > s->res->peak_live)
+                s->res->peak_live = s->live;
+            return rx_flow_take_links(s, e->id);
+        }
         if (s->nact == s->actcap) {
             uint32_t cap = s->actcap ? s->actcap * 2 : 1024;
             uint32_t *a = realloc(s->act, cap * sizeof *a);
@@ -475,6 +537,21 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         f = &s->f[e->id];
         s->agg_rate -= s->frate[e->id];
         s->res->net_bytes += (double)f->bytes;
+        if (s->alone) {
+            if (s->radix && s->res->net_bytes >= 0x1p52) { /* sums of whole bytes stay exact */
+                s->contended = 1;
+                return RX_ERR_AGAIN;
+            }
+            for (int i = 0; i < f->nh; i++)
+                s->lbusy[f->hop[i].link] = 3; /* held until the instant's solve */
+            int rc = rx_solver_depart(s, e->id);
+            if (rc)
+                return rc;
+            f->state = RX_FS_DONE;
+            s->fcur[e->id] = 0;
+            s->live--;
+            return rx_sim_defer_done(s, e->id);
+        }
         {
             uint32_t last = s->act[--s->nact];
             s->act[f->apos] = last;
@@ -529,6 +606,9 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->frozen);
     free(s->fcur);
     free(s->rmemo);
+    free(s->lbusy);
+    free(s->dkey);
+    rx_rq_free(s);
     free(s->ev);
     free(s->done);
     free(s->injecting);
@@ -599,10 +679,12 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
     }
     s->track_load = o->algo == RX_ROUTE_UGAL || o->algo == RX_ROUTE_UGAL_L;
     if (rx_route_pair_only(o->algo) && !o->barrier) { /* ranks that keep their peer (rings) reuse routes */
-        if (!(s->rmemo = malloc(w->nranks * sizeof *s->rmemo)))
+        if (!(s->rmemo = aligned_alloc(64, ((w->nranks * sizeof *s->rmemo + 63) & ~(size_t)63))))
             return RX_ERR_NOMEM;
-        for (uint32_t i = 0; i < w->nranks; i++)
+        for (uint32_t i = 0; i < w->nranks; i++) {
             s->rmemo[i].nd = UINT32_MAX;
+            s->rmemo[i].bytes = 0;
+        }
     }
     s->router = (rx_router_t){.t = t, .algo = o->algo, .seed = o->seed,
                               .load = s->track_load ? &s->ls[0].load : NULL,
@@ -624,6 +706,33 @@ static void rx_sim_report(rx_sim_t *s)
     s->last_report = now;
 }
 
+static int rx_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A radix run handles an instant's events in any order: its completions go to their ranks in rank
+ * order, so that neighbouring ranks' records, schedules and routes are read together (a ring's
+ * instants are runs of consecutive ranks) instead of in the order of the queue. */
+static int rx_sim_sort_done(rx_sim_t *s)
+{
+    uint32_t n = s->ndone;
+    if (n > s->dkeycap) {
+        uint64_t *k = realloc(s->dkey, (size_t)n * 2 * sizeof *k);
+        if (!k)
+            return RX_ERR_NOMEM;
+        s->dkey = k;
+        s->dkeycap = n * 2;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        s->dkey[i] = (uint64_t)s->f[s->done[i]].src << 32 | s->done[i];
+    qsort(s->dkey, n, sizeof *s->dkey, rx_cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        s->done[i] = (uint32_t)s->dkey[i];
+    return RX_OK;
+}
+
 int rx_sim_loop(rx_sim_t *s)
 {
     int rc = RX_OK;
@@ -631,6 +740,8 @@ int rx_sim_loop(rx_sim_t *s)
     while (!rc && (s->nev || s->ndone || s->changed)) {
         if (progress && !(++s->report_tick & 0xffff))
             rx_sim_report(s);
+        if (s->ndone > 1 && s->radix && (rc = rx_sim_sort_done(s)))
+            break;
         if (s->ndone) {
             /* completions whose rank bookkeeping was deferred until after the re-solve */
             for (uint32_t i = 0; i < s->ndone && !rc; i++) {
@@ -646,14 +757,28 @@ int rx_sim_loop(rx_sim_t *s)
         if (rc || !s->nev)
             break;
         /* advance to the next event and take every event of that instant */
-        rx_event_t e = rx_ev_pop(s);
-        if (rx_ev_stale(s, &e))
-            continue;
+        rx_event_t e;
+        if (s->radix) { /* no stale events: every flow's completion is scheduled once */
+            if ((rc = rx_rq_pop_first(s, &e)))
+                break;
+        } else {
+            e = rx_ev_pop(s);
+            if (rx_ev_stale(s, &e))
+                continue;
+        }
         s->now = e.t;
         s->res->events++;
         rc = rx_sim_handle(s, &e);
         /* equal flows finish at one instant up to rounding: handle them together, one re-solve */
         double horizon = s->now * (1 + 1e-10) + 1e-15;
+        if (s->radix) {
+            int got = 0;
+            while (!rc && (got = rx_rq_pop_until(s, horizon, &e)) == 1)
+                rc = rx_sim_handle(s, &e);
+            if (!rc && got < 0)
+                rc = got;
+            continue;
+        }
         while (!rc && s->nev && s->ev[0].t <= horizon) {
             e = rx_ev_pop(s);
             if (!rx_ev_stale(s, &e))
@@ -706,20 +831,49 @@ void rx_sim_finish(const rx_topo_t *t, rx_sim_result_t *res, double inj_sum, dou
     }
 }
 
-int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
+/* The end of a contention-free run: what the link lists would have counted. */
+static void rx_sim_alone_links(rx_sim_t *s)
 {
-    if (o->barrier && !o->njobs)
-        return rx_sim_run_phases(t, w, o, res);
+    for (uint32_t i = 0; s->rmemo && i < s->w->nranks; i++)
+        rx_memo_flush(s, &s->rmemo[i]);
+    for (uint32_t l = 0; l < s->t->nlinks; l++)
+        if (s->lbusy[l] && !s->ls[l].maxflows)
+            s->ls[l].maxflows = 1;
+}
+
+/* One run; alone: try it as contention-free (*contended = 1 when a flow would share a link). */
+static int rx_sim_run_once(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res,
+                           int alone, int *contended)
+{
     rx_sim_t S, *s = &S;
     double t0 = rx_time_now();
     int rc = rx_sim_setup(s, t, w, o, res);
     s->t0 = s->last_report = t0;
+    if (!rc && alone) {
+        s->alone = 1;
+        if (!(s->lbusy = calloc(t->nlinks ? t->nlinks : 1, 1)))
+            rc = RX_ERR_NOMEM;
+        /* whole capacities: sums of rates exact in any order (bounded in rx_flow_take_links) */
+        s->radix = 1;
+        for (uint32_t l = 0; l < t->nlinks; l++) {
+            double bw = t->l[l].bw;
+            if (!(bw >= 0 && bw < 0x1p53 && bw == floor(bw)))
+                s->radix = 0;
+            else if (bw > s->maxbw)
+                s->maxbw = bw;
+        }
+        if (s->maxbw * (double)t->nnodes >= 0x1p53) /* the injection bandwidths' sum too */
+            s->radix = 0;
+    }
     for (uint32_t i = 0; i < w->nranks && !rc; i++)
         rc = rx_rank_enter(s, i);
     if (!rc)
         rc = rx_sim_loop(s);
     if (!rc && s->nfinished < w->nranks)
         rc = rx_sim_stuck(s, 0);
+    *contended = s->contended;
+    if (!rc && s->alone)
+        rx_sim_alone_links(s);
     if (!rc)
         rx_sim_flush_links(s);
     if (!rc)
@@ -728,5 +882,24 @@ int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_
     rx_sim_cleanup(s);
     if (rc)
         rx_sim_result_free(res);
+    return rc;
+}
+
+int rx_sim_run(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res)
+{
+    if (o->barrier && !o->njobs)
+        return rx_sim_run_phases(t, w, o, res);
+    /* first as contention-free where the routing does not read link loads (rings of neighbours,
+     * most rank-synchronised collectives on fat enough fabrics), then, at the first flow that
+     * would share a link, again with the link lists and the filling */
+    int contended = 0, alone = o->algo != RX_ROUTE_UGAL && o->algo != RX_ROUTE_UGAL_L && !o->full_solve;
+    double t0 = rx_time_now();
+    int rc = rx_sim_run_once(t, w, o, res, alone, &contended);
+    if (rc == RX_ERR_AGAIN && contended) {
+        rx_log_debug("rdmx-topo: flows share links: simulated again with max-min filling (%.2f s spent)",
+                     rx_time_now() - t0);
+        rc = rx_sim_run_once(t, w, o, res, 0, &contended);
+        res->cpu_seconds = rx_time_now() - t0;
+    }
     return rc;
 }

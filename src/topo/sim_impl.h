@@ -69,13 +69,17 @@ typedef struct rx_rank {
     uint32_t nposts, postcap;
 } rx_rank_t;
 
-/* A sender's last route (pair-determined routing only): its destination node, links, latency. */
+/* A sender's last route (pair-determined routing only): its destination node, links, latency.
+ * 128 bytes, cache-line aligned: a route of up to 8 hops is read in one line. */
 typedef struct rx_route_memo {
     uint32_t nd;
     uint16_t nh;
     double lat;
+    double bw;    /* contention-free runs: the route's smallest link capacity */
+    double bytes; /* contention-free runs: bytes sent on the route and not yet added to its links */
     uint32_t path[RX_ROUTE_MAXHOPS];
 } rx_route_memo_t;
+_Static_assert(sizeof(rx_route_memo_t) % 64 == 0, "route memos fill whole cache lines");
 
 typedef struct rx_solve_entry {
     double share;
@@ -105,6 +109,26 @@ typedef struct rx_sim {
     uint32_t nact, actcap;
     uint64_t flow_seq;
     rx_link_state_t *ls;
+    /* Contention-free run (rank synchronisation, routing that does not read link loads): every
+     * flow is alone on each link it crosses while it is active, so the max-min filling would give
+     * it the smallest capacity of its path; flows then skip the link lists and the filling, and
+     * the run gives up (contended) at the first flow that would share a link. lbusy per link: 0
+     * never used, 1 used, 2 held by an active flow. */
+    int alone, contended;
+    uint8_t *lbusy;
+    /* A contention-free run whose capacities are whole numbers (all its sums of rates and bytes
+     * are then exact, whatever their order) takes events at one instant in any order: a radix
+     * queue (sim_radix.c) instead of the binary heap. Bucket b holds events whose key (the bits
+     * of the time, at least rq_last) first differs from rq_last in bit b - 1 (bucket 0: equal). */
+    int radix;
+    double maxbw;
+    struct rx_ev_bucket {
+        rx_event_t *e;
+        uint32_t n, cap;
+    } rq[65];
+    uint64_t rq_last;
+    uint64_t *dkey; /* radix runs: the instant's completions by sending rank (rank << 32 | flow) */
+    uint32_t dkeycap;
     /* events */
     rx_event_t *ev;
     uint32_t nev, evcap;
@@ -140,8 +164,17 @@ typedef struct rx_sim {
 } rx_sim_t;
 
 int rx_solver_init(rx_sim_t *s);
+/* sim_radix.c: the radix event queue of contention-free runs (s->nev counts its events) */
+int rx_rq_push(rx_sim_t *s, const rx_event_t *e);
+/* The earliest event (the first of an instant). */
+int rx_rq_pop_first(rx_sim_t *s, rx_event_t *e);
+/* An event not later than horizon (1), none (0), in no particular order; or an error. */
+int rx_rq_pop_until(rx_sim_t *s, double horizon, rx_event_t *e);
+void rx_rq_free(rx_sim_t *s);
 void rx_solver_free(rx_sim_t *s);
 int rx_solve(rx_sim_t *s);
+/* rx_solve of a contention-free run: the arrived flows take the smallest capacity of their path. */
+int rx_solve_alone(rx_sim_t *s);
 int rx_solver_arrive(rx_sim_t *s, uint32_t fid);
 int rx_solver_depart(rx_sim_t *s, uint32_t fid);
 int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid);

@@ -105,6 +105,7 @@ static int rx_sh_start(int requested, int *provided)
         return -1;
     }
     rx_sh.initialized = 1;
+    rx_sh_env_report();
     if (provided)
         *provided = prov;
     static int registered;

@@ -113,6 +113,8 @@ void rx_sh_ctx_ok(shmem_ctx_t ctx, const char *fn);
 
 /* team.c */
 int rx_sh_team_init(void);
+/* What SHMEM_VERSION, SHMEM_INFO and SHMEM_DEBUG ask shmem_init to print. */
+void rx_sh_env_report(void);
 void rx_sh_team_fini(void);
 
 /* sync.c: comparisons of point-to-point synchronization */

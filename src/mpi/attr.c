@@ -58,13 +58,17 @@ static rx_attr_t **rx_attr_find(rx_comm_t *c, int keyval)
     return NULL;
 }
 
-static int rx_attr_remove(rx_comm_t *c, rx_attr_t **ap)
+/* Runs the key's delete callback; an attribute whose callback fails stays set
+ * (the call that asked for the deletion fails) unless the communicator goes. */
+static int rx_attr_remove(rx_comm_t *c, rx_attr_t **ap, int always)
 {
     rx_attr_t *a = *ap;
     rx_keyval_t *k = rx_htab_get_held(&rx_keyval_table, a->keyval);
     int rc = MPI_SUCCESS;
     if (k && k->del)
         rc = k->del(rx_comm_handle(c), a->keyval, a->value, k->extra);
+    if (rc != MPI_SUCCESS && !always)
+        return rc;
     *ap = a->next;
     free(a);
     if (k)
@@ -75,7 +79,7 @@ static int rx_attr_remove(rx_comm_t *c, rx_attr_t **ap)
 void rx_attr_delete_all(rx_comm_t *c)
 {
     while (c->attrs)
-        rx_attr_remove(c, &c->attrs);
+        rx_attr_remove(c, &c->attrs, 1);
 }
 
 static int rx_attr_put(rx_comm_t *c, int keyval, void *value)
@@ -182,7 +186,7 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
         return rx_mpi_err(c, MPI_ERR_KEYVAL, "MPI_Comm_set_attr", "invalid keyval");
     rx_attr_t **ap = rx_attr_find(c, keyval);
     if (ap) {
-        int rc = rx_attr_remove(c, ap);
+        int rc = rx_attr_remove(c, ap, 0);
         if (rc != MPI_SUCCESS)
             return rx_mpi_err(c, rc, "MPI_Comm_set_attr", "delete callback failed");
     }
@@ -218,12 +222,14 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
     RX_CHECK_INIT("MPI_Comm_delete_attr");
     RX_GET_COMM(c, comm, "MPI_Comm_delete_attr");
-    if (rx_attr_predefined(keyval) || !rx_htab_get(&rx_keyval_table, keyval))
+    /* a freed key still names the attributes that use it: deleting them is how
+     * they are released (MPI-4.1 7.7.2, MPI_COMM_FREE_KEYVAL) */
+    if (rx_attr_predefined(keyval) || !rx_htab_get_held(&rx_keyval_table, keyval))
         return rx_mpi_err(c, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "invalid keyval");
     rx_attr_t **ap = rx_attr_find(c, keyval);
     if (!ap)
         return rx_mpi_err(c, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "no attribute for this key");
-    int rc = rx_attr_remove(c, ap);
+    int rc = rx_attr_remove(c, ap, 0);
     return rc == MPI_SUCCESS ? rc : rx_mpi_err(c, rc, "MPI_Comm_delete_attr", "delete callback failed");
 }
 RX_ALIAS(Comm_delete_attr)

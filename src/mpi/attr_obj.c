@@ -90,13 +90,16 @@ static rx_oattr_t **rx_oattr_find(int obj, int handle, int keyval)
     return NULL;
 }
 
-/* Unlink *ap and run its delete callback; that callback's code. */
-static int rx_oattr_remove(rx_oattr_t **ap)
+/* Run *ap's delete callback and unlink it; that callback's code. An attribute
+ * whose callback fails stays set unless its object goes (always). */
+static int rx_oattr_remove(rx_oattr_t **ap, int always)
 {
     rx_oattr_t *a = *ap;
     rx_okey_t *k = rx_htab_get(&rx_okey_table, a->keyval);
-    *ap = a->next;
     int rc = k && k->del ? k->del(a->handle, a->keyval, a->value, k->extra) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS && !always)
+        return rc;
+    *ap = a->next;
     free(a);
     if (k)
         rx_okey_unref(k);
@@ -119,7 +122,7 @@ int rx_obj_attr_delete_all(int obj, int handle)
     int first = MPI_SUCCESS;
     for (rx_oattr_t **a = &rx_oattrs; *a;) {
         if ((*a)->obj == obj && (*a)->handle == handle) {
-            int rc = rx_oattr_remove(a);
+            int rc = rx_oattr_remove(a, 1);
             if (first == MPI_SUCCESS)
                 first = rc;
         } else {
@@ -199,7 +202,7 @@ int rx_obj_set_attr(int obj, int handle, int keyval, void *value, rx_obj_err_t *
         return err(eo, MPI_ERR_KEYVAL, fn);
     rx_oattr_t **ap = rx_oattr_find(obj, handle, keyval);
     if (ap) {
-        int rc = rx_oattr_remove(ap); /* the old value's delete callback first */
+        int rc = rx_oattr_remove(ap, 0); /* the old value's delete callback first */
         if (rc != MPI_SUCCESS)
             return err(eo, rc, fn);
     }
@@ -225,11 +228,14 @@ int rx_obj_get_attr(int obj, int handle, int keyval, void *value, int *flag, rx_
 int rx_obj_delete_attr(int obj, int handle, int keyval, rx_obj_err_t *err, void *eo,
                        const char *fn)
 {
-    if (!rx_okey_get(keyval, obj))
+    /* a freed key still names the attributes that use it: deleting them is how
+     * they are released (MPI-4.1 7.7.2, MPI_COMM_FREE_KEYVAL) */
+    rx_okey_t *k = rx_htab_get(&rx_okey_table, keyval);
+    if (!k || k->obj != obj)
         return err(eo, MPI_ERR_KEYVAL, fn);
     rx_oattr_t **ap = rx_oattr_find(obj, handle, keyval);
     if (!ap)
         return err(eo, MPI_ERR_KEYVAL, fn);
-    int rc = rx_oattr_remove(ap);
+    int rc = rx_oattr_remove(ap, 0);
     return rc == MPI_SUCCESS ? rc : err(eo, rc, fn);
 }

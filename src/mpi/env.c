@@ -124,6 +124,10 @@ int PMPI_Finalize(void)
     RX_CHECK_INIT("MPI_Finalize");
     if (rx_env_mpi_done)
         return rx_mpi_err(NULL, MPI_ERR_OTHER, "MPI_Finalize", "MPI was already finalized");
+    /* first, as if MPI_COMM_SELF were freed: its attributes' delete callbacks run
+     * in the reverse order of their setting, while MPI is still fully usable
+     * (MPI-4.1 11.2.4) */
+    rx_attr_delete_all(rx_comm_get(MPI_COMM_SELF));
     rx_env_mpi_done = 1;
     if (rx_env_users & (RX_ENV_SHMEM | RX_ENV_SESSION)) {
         /* OpenSHMEM or sessions still run on it: only the world model's end */

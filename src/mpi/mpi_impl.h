@@ -133,7 +133,6 @@ static inline void rx_mpi_status_from_req(MPI_Status *status, const rx_req_t *re
         return;
     status->MPI_SOURCE = req->st_source;
     status->MPI_TAG = req->st_tag;
-    status->MPI_ERROR = req->st_error;
     status->rx_cancelled = req->cancelled;
     status->rx_bytes = (long long)req->st_bytes;
 }

@@ -38,7 +38,6 @@ static void rx_msg_status(MPI_Status *status, const struct rx_unexp *u)
         return;
     status->MPI_SOURCE = u->src;
     status->MPI_TAG = u->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->rx_cancelled = 0;
     status->rx_bytes = (long long)u->len;
 }

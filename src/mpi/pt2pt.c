@@ -101,7 +101,6 @@ void rx_mpi_status_empty(MPI_Status *status)
         return;
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->rx_cancelled = 0;
     status->rx_bytes = 0;
 }
@@ -427,7 +426,6 @@ static void rx_status_from_probe(MPI_Status *status, const rx_p2p_status_t *st)
         return;
     status->MPI_SOURCE = st->source;
     status->MPI_TAG = st->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->rx_cancelled = 0;
     status->rx_bytes = (long long)st->bytes;
 }

@@ -136,6 +136,20 @@ static MPI_Status *rx_status_at(MPI_Status *statuses, int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+/* The error field of a status is written only by the calls that return several
+ * and only when they fail with MPI_ERR_IN_STATUS (MPI-4.1 3.2.5): statuses[i] of
+ * a request that ended with code err, when one of the n statuses written so far
+ * failed (*any_err, set here). The first failure sets the earlier ones' fields. */
+static void rx_status_error(MPI_Status statuses[], int i, int err, int *any_err)
+{
+    if (err && !*any_err && statuses != MPI_STATUSES_IGNORE)
+        for (int j = 0; j < i; j++)
+            statuses[j].MPI_ERROR = MPI_SUCCESS;
+    *any_err |= err != 0;
+    if (*any_err && statuses != MPI_STATUSES_IGNORE)
+        statuses[i].MPI_ERROR = err;
+}
+
 /* Finish every completed request of the array; returns MPI_ERR_IN_STATUS if
  * any failed (per-request codes then stand in the statuses). */
 static int rx_finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
@@ -148,14 +162,14 @@ static int rx_finish_all(int count, MPI_Request reqs[], MPI_Status statuses[], c
         MPI_Status *st = rx_status_at(statuses, i);
         if (!r) {
             rx_mpi_status_empty(st);
+            rx_status_error(statuses, i, MPI_SUCCESS, &any_err);
             continue;
         }
         rx_comm_t *c = r->comm;
         int err = rx_mpi_req_finish(&reqs[i], r, st);
-        if (err) {
-            any_err = 1;
+        rx_status_error(statuses, i, err, &any_err);
+        if (err)
             errc = c;
-        }
     }
     if (!any_err)
         return MPI_SUCCESS;
@@ -351,10 +365,10 @@ static int rx_some(int incount, MPI_Request reqs[], int *outcount, int indices[]
             continue;
         rx_comm_t *c = r->comm;
         MPI_Status *st = rx_status_at(statuses, n);
-        if (peek ? rx_peek_status(r, st) : rx_mpi_req_finish(&reqs[i], r, st)) {
-            any_err = 1;
+        int err = peek ? rx_peek_status(r, st) : rx_mpi_req_finish(&reqs[i], r, st);
+        rx_status_error(statuses, n, err, &any_err);
+        if (err)
             errc = c;
-        }
         indices[n++] = i;
     }
     *outcount = n;
@@ -483,14 +497,12 @@ int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int 
         int bad;
         rx_req_t *r = rx_req_of(array_of_requests[i], &bad);
         MPI_Status *st = rx_status_at(array_of_statuses, i);
-        if (!r) {
+        int err = MPI_SUCCESS;
+        if (!r)
             rx_mpi_status_empty(st);
-            continue;
-        }
-        if (rx_peek_status(r, st) != MPI_SUCCESS) {
-            any_err = 1;
+        else if ((err = rx_peek_status(r, st)) != MPI_SUCCESS)
             errc = r->comm;
-        }
+        rx_status_error(array_of_statuses, i, err, &any_err);
     }
     return any_err ? rx_mpi_err(errc, MPI_ERR_IN_STATUS, fn, "a request failed") : MPI_SUCCESS;
 }

@@ -346,6 +346,40 @@ RX_COUNT_FORMS(Exscan, RX_ALLRED_PARAMS,
                return rx_allred(RX_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL,
                                 fn);)
 
+/* Copy the data blocks of count elements of dt from src to dst (same layout). */
+static void rx_copy_elements(const rx_dtype_t *dt, const char *src, char *dst, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        for (int k = 0; k < dt->nblocks; k++) {
+            size_t o = i * (size_t)dt->extent + (size_t)dt->blocks[k].off;
+            memcpy(dst + o, src + o, dt->blocks[k].len);
+        }
+}
+
+/* Reduce_scatter of e's counts (set) over copies of the input laid out as dt's
+ * elements, one extent each: the schedule combines whole extents, the operation
+ * sees the caller's layout, and the result's data goes to out at completion. */
+static int rx_reduce_scatter_cells(rx_coll_exec_t *e, const void *in, void *out, size_t total,
+                                   size_t mine, const rx_dtype_t *dt, rx_opobj_t *o,
+                                   MPI_Request *req, const char *fn)
+{
+    size_t x = (size_t)dt->extent;
+    e->args.rcounts = e->vec;
+    e->op = o;
+    e->dt = dt;
+    e->args.commute = o->commute;
+    e->args.count = total;
+    e->args.unit = x;
+    if (!(e->stage[0] = calloc(total ? total : 1, x ? x : 1)) ||
+        !(e->stage[1] = calloc(mine ? mine : 1, x ? x : 1)) ||
+        rx_coll_out_block(e, out, mine, dt, 0, 1) != RX_OK)
+        return rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory");
+    rx_copy_elements(dt, in, e->stage[0], total);
+    e->buf[RX_SB_IN] = e->stage[0];
+    e->buf[RX_SB_OUT] = e->stage[1];
+    return rx_coll_go(e, req, fn);
+}
+
 /* Reduce_scatter: recvcounts[i] elements to rank i (block form: all equal). */
 static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, rx_ivec_t recvcounts,
                              MPI_Count blockcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -381,10 +415,14 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, rx_ivec_t recvc
     const rx_dtype_t *bdt = packed && dt->basic && o->predefined
                                 ? rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, dt->basic))
                                 : NULL;
-    if (packed && !bdt)
+    /* otherwise (a user function, a type of several basic types) elements whose
+     * data lies within their extent are reduced in copies laid out as the
+     * caller's (gaps zero), and only the data is copied out */
+    int cells = packed && !bdt;
+    if (cells && (dt->true_lb < 0 || dt->true_lb + dt->true_extent > dt->extent))
         return rx_mpi_err(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                          "reduce-scatter of a non-contiguous datatype needs a predefined "
-                          "operation and a type made of one basic type");
+                          "reduce-scatter of a non-contiguous datatype whose data lies outside "
+                          "its extent needs a predefined operation and one basic type");
     int in_place = sendbuf == MPI_IN_PLACE;
     RX_CHECK_BUF(c, recvbuf, in_place ? total : (size_t)mine, dt, fn);
     if (!in_place)
@@ -393,9 +431,12 @@ static int rx_reduce_scatter(const void *sendbuf, void *recvbuf, rx_ivec_t recvc
     if (!e || !(e->vec = malloc(sizeof(uint64_t) * (size_t)p)))
         return e ? rx_coll_fail(e, MPI_ERR_NO_MEM, fn, "out of memory")
                  : rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    uint64_t per = packed ? dt->basic_count : 1; /* combined units per element */
+    uint64_t per = packed && !cells ? dt->basic_count : 1; /* combined units per element */
     for (int i = 0; i < p; i++)
         e->vec[i] = (uint64_t)(recvcounts.p ? rx_ivec_at(recvcounts, i) : blockcount) * per;
+    if (cells)
+        return rx_reduce_scatter_cells(e, in_place ? recvbuf : sendbuf, recvbuf, total,
+                                       (size_t)mine, dt, o, req, fn);
     e->args.rcounts = e->vec;
     e->op = o;
     e->dt = packed ? bdt : dt;

@@ -3,8 +3,8 @@
  *
  * What get_info returns: MPI-4.1 says "the hints in use". Like MPICH, rdmx
  * answers every key it understands with the value in effect (the default
- * when none was set), followed by every other key the program set, kept
- * verbatim. Understood keys and what they change are listed in
+ * when none was set); keys it does not understand are ignored, so not
+ * reported. Understood keys and what they change are listed in
  * docs/mpi-support.md; set_info adds to and replaces earlier hints, it
  * never removes a key. */
 #include "info_impl.h"
@@ -57,16 +57,7 @@ static int rx_hints_merge(rx_info_t **hints, const rx_info_t *given)
     return RX_OK;
 }
 
-static int rx_is_known(const rx_hint_key_t *const *tables, const char *key)
-{
-    for (int t = 0; tables[t]; t++)
-        for (const rx_hint_key_t *k = tables[t]; k->key; k++)
-            if (strcmp(k->key, key) == 0)
-                return 1;
-    return 0;
-}
-
-/* A new info object: the known keys (set value or default), then the rest. */
+/* A new info object: the known keys, with the value set or the default. */
 static int rx_hints_report(const rx_info_t *hints, const rx_hint_key_t *const *tables,
                            MPI_Info *out, const char *fn)
 {
@@ -77,9 +68,6 @@ static int rx_hints_report(const rx_info_t *hints, const rx_hint_key_t *const *t
             const char *v = rx_info_lookup(hints, k->key);
             rc = rx_info_put(r, k->key, v ? v : k->dflt);
         }
-    for (int i = 0; rc == RX_OK && hints && i < hints->n; i++)
-        if (!rx_is_known(tables, hints->e[i].key))
-            rc = rx_info_put(r, hints->e[i].key, hints->e[i].val);
     if (rc != RX_OK) {
         rx_info_destroy(r);
         r = NULL;

@@ -169,9 +169,16 @@ static rx_info_t *rx_info_env_build(int argc, char **argv)
         rx_info_put(info, "maxprocs", v);
         rx_info_put(info, "host", rx_rt.hostname);
         rx_info_put(info, "thread_level", rx_thread_level_name(rx_rt.thread_level));
-    } else if (gethostname(v, sizeof v) == 0) {
-        v[sizeof v - 1] = 0;
-        rx_info_put(info, "host", v);
+    } else {
+        /* before MPI_Init: what it would give, so that the object is the same
+         * whenever it is made (the launcher's job size; MPI_Init's level) */
+        const char *size = getenv("PMI_SIZE");
+        rx_info_put(info, "maxprocs", size && *size ? size : "1");
+        if (gethostname(v, sizeof v) == 0) {
+            v[sizeof v - 1] = 0;
+            rx_info_put(info, "host", v);
+        }
+        rx_info_put(info, "thread_level", rx_thread_level_name(MPI_THREAD_SINGLE));
     }
     struct utsname u;
     if (uname(&u) == 0)

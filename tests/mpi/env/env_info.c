@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * Environment inquiries: MPI_Get_version (also before MPI_Init, where the standard
- * allows it), MPI_Get_library_version, MPI_Get_processor_name, MPI_Wtime, MPI_Wtick. */
+ * allows it), MPI_Get_library_version, MPI_Get_processor_name, MPI_Wtime, MPI_Wtick;
+ * MPI_Info_create_env (MPI-4) made before MPI_Init holds the same keys and values as
+ * one made after it (what MPI_Init would give: maxprocs, thread_level, ...). */
 #include "rxtest.h"
 
 static void check_versions(const char *when)
@@ -65,12 +67,49 @@ static void check_clock(void)
     RXT_CHECK(dt >= 0.099 && dt < 5.0, "100 ms sleep measured as %.6f s by MPI_Wtime", dt);
 }
 
+#if MPI_VERSION >= 4 || defined(RDMX)
+static const char *const env_keys[] = {"command", "argv", "maxprocs", "soft", "host",
+                                       "arch", "wdir", "file", "thread_level"};
+#define NENV (sizeof env_keys / sizeof env_keys[0])
+static char env_before[NENV][MPI_MAX_INFO_VAL + 1];
+static int env_flag_before[NENV];
+
+static void env_read(int argc, char **argv, char vals[][MPI_MAX_INFO_VAL + 1], int *flags)
+{
+    MPI_Info info;
+    RXT_MPI(MPI_Info_create_env(argc, argv, &info));
+    for (size_t k = 0; k < NENV; k++) {
+        int len = MPI_MAX_INFO_VAL + 1;
+        RXT_MPI(MPI_Info_get_string(info, env_keys[k], &len, vals[k], &flags[k]));
+    }
+    RXT_MPI(MPI_Info_free(&info));
+}
+
+static void check_env_same(int argc, char **argv)
+{
+    static char after[NENV][MPI_MAX_INFO_VAL + 1];
+    int flag[NENV];
+    env_read(argc, argv, after, flag);
+    for (size_t k = 0; k < NENV; k++)
+        RXT_CHECK(flag[k] == env_flag_before[k] && (!flag[k] || !strcmp(after[k], env_before[k])),
+                  "MPI_Info_create_env key %s: '%s' (flag %d) before MPI_Init, '%s' (flag %d) "
+                  "after", env_keys[k], env_flag_before[k] ? env_before[k] : "",
+                  env_flag_before[k], flag[k] ? after[k] : "", flag[k]);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     rxt_arm_watchdog();
     check_versions("before MPI_Init");
+#if MPI_VERSION >= 4 || defined(RDMX)
+    env_read(argc, argv, env_before, env_flag_before);
+#endif
     rxt_init(&argc, &argv, "env_info");
     check_versions("after MPI_Init");
+#if MPI_VERSION >= 4 || defined(RDMX)
+    check_env_same(argc, argv);
+#endif
     check_processor_name();
     check_clock();
     return rxt_finish();

@@ -62,7 +62,8 @@ int main(int argc, char **argv)
             first += counts[i];
         total += counts[i];
     }
-    int *sb = malloc(sizeof(int) * 3 * (size_t)total), *rb = malloc(sizeof(int) * 3 * (size_t)total);
+    int *sb = malloc(sizeof(int) * 3 * (size_t)total);
+    int *rb = malloc(sizeof(int) * 3 * (size_t)total);
     for (int round = 0; round < 2; round++) { /* blocking, then nonblocking */
         MPI_Request req;
         const char *name = round ? "MPI_Ireduce_scatter" : "MPI_Reduce_scatter";

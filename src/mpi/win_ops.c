@@ -45,8 +45,13 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, MPI_Count ocount, MPI_Data
         return rx_win_err(w, MPI_ERR_RANK, fn, "invalid target rank %d (window of %d ranks)",
                           target, w->size);
     rx_dtype_t *od = rx_dtype_get(odt), *td = rx_dtype_get(tdt);
-    if ((!od && op->kind != RX_RMA_OP_CAS && !(ocount == 0 && mop == MPI_NO_OP)) ||
-        (od && !od->committed))
+    if (mop == MPI_NO_OP && op->kind != RX_RMA_OP_CAS) {
+        /* MPI_NO_OP ignores the origin: buffer, count and datatype (which may
+         * be MPI_DATATYPE_NULL, MPI-4.1 12.3.4) */
+        od = NULL;
+        ocount = 0;
+    }
+    if ((!od && op->kind != RX_RMA_OP_CAS && mop != MPI_NO_OP) || (od && !od->committed))
         return rx_win_err(w, MPI_ERR_TYPE, fn, "invalid or uncommitted origin datatype");
     if (!td || !td->committed)
         return rx_win_err(w, MPI_ERR_TYPE, fn, "invalid or uncommitted target datatype");
@@ -90,6 +95,13 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, MPI_Count ocount, MPI_Data
             return rx_win_err(w, MPI_ERR_OP, fn, "invalid operation");
         if (!o->predefined)
             return rx_win_err(w, MPI_ERR_OP, fn, "accumulate takes predefined operations only");
+        /* no data on either side (zero counts, zero-size types): nothing to combine */
+        int empty = (size_t)tcount * td->size == 0 && (!od || (size_t)ocount * od->size == 0) &&
+                    (!op->rdt || op->rcount * op->rdt->size == 0);
+        if (empty) {
+            op->op = o;
+            goto checked;
+        }
         if (!td->basic || (!td->predefined && rx_basic_class(td->basic) == RX_CLASS_PAIR))
             return rx_win_err(w, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                               "target datatype %s is not made of one predefined type "
@@ -105,6 +117,7 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, MPI_Count ocount, MPI_Data
                               "of one predefined type");
         op->op = o;
     }
+checked:;
     uint64_t off, span;
     if (!rx_rma_off(w, &w->tgt[target], disp, &off) || rx_rma_range(w, op, &off, &span) != RX_OK)
         return rx_win_err(w, MPI_ERR_RMA_RANGE, fn,
@@ -242,6 +255,7 @@ static int rx_acc(const void *origin_addr, MPI_Count origin_count, MPI_Datatype 
     if (c > 0)
         return c;
     if (c == RX_OP_CHECKED && fetch &&
+        (op.rcount * op.rdt->size != 0 || op.tcount * op.tdt->size != 0) &&
         (op.rdt->basic != op.tdt->basic ||
          op.rcount * op.rdt->basic_count != op.tcount * op.tdt->basic_count))
         return rx_win_err(w, MPI_ERR_TYPE, fn, "result and target data differ");

@@ -72,40 +72,57 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 RX_ALIAS(Comm_create)
 
-/* Context agreement among the group's members only, over a transient
- * communicator that borrows the parent's collective context with tags far
- * above any the parent's sequence reaches, one range per user tag. */
+/* Context agreement among the group's members only: a binomial reduce (AND)
+ * to the group's first member and a binomial broadcast back, sent on the
+ * parent's collective context with parent ranks, under tags far above any the
+ * parent's sequence reaches, one per user tag. Parent ranks keep agreements
+ * of different groups apart: a member still in one (say of ranks 0, 1, 3)
+ * receives only from its members, so the messages of a later agreement of
+ * other members (ranks 1, 2, 3, with the same tag) wait for their own call;
+ * between two members both agreements run in the same order on both sides. */
+typedef struct {
+    rx_comm_t *parent;
+    const rx_group_t *g;
+    int tag;
+} rx_group_agree_t;
+
+static int rx_member_rank(const rx_group_agree_t *a, int i)
+{
+    return rx_group_rank_of(a->parent->group, a->g->world[i]);
+}
+
 static int rx_group_reduce(uint32_t *mask, int words, void *arg)
 {
-    rx_comm_t *t = arg;
-    rx_coll_exec_t *e = rx_coll_exec_get(1);
-    if (!e)
-        return RX_ERR_NOMEM;
-    const rx_dtype_t *dt = rx_dtype_get(MPI_UINT32_T);
-    e->c = t;
-    e->args.kind = RX_COLL_ALLREDUCE;
-    e->args.p = t->size;
-    e->args.rank = t->rank;
-    e->args.count = (uint64_t)words;
-    e->args.unit = (uint64_t)dt->extent;
-    e->args.commute = 1;
-    e->op = rx_opobj_get(MPI_BAND);
-    e->dt = dt;
-    e->buf[RX_SB_IN] = (char *)mask;
-    e->buf[RX_SB_OUT] = (char *)mask;
-    return rx_coll_run(e);
+    const rx_group_agree_t *a = arg;
+    int n = a->g->size, me = a->g->rank, rc = RX_OK;
+    size_t bytes = sizeof(uint32_t) * (size_t)words;
+    uint32_t in[RX_CTX_WORDS + 1];
+    if (words > RX_CTX_WORDS + 1)
+        return RX_ERR_INVAL;
+    int k = 1;
+    for (; k < n && rc == RX_OK; k <<= 1) {
+        if (me & k) {
+            rc = rx_coll_send(mask, bytes, rx_member_rank(a, me - k), a->tag, a->parent);
+            break;
+        }
+        if (me + k < n && (rc = rx_coll_recv(in, bytes, rx_member_rank(a, me + k), a->tag,
+                                             a->parent)) == RX_OK)
+            for (int w = 0; w < words; w++)
+                mask[w] &= in[w];
+    }
+    if (rc == RX_OK && me)
+        rc = rx_coll_recv(mask, bytes, rx_member_rank(a, me - k), a->tag, a->parent);
+    for (k >>= 1; k > 0 && rc == RX_OK; k >>= 1)
+        if (me + k < n)
+            rc = rx_coll_send(mask, bytes, rx_member_rank(a, me + k), a->tag, a->parent);
+    return rc;
 }
 
 int rx_group_agree_ctx(rx_comm_t *parent, rx_group_t *g, int tag, int *id)
 {
-    rx_comm_t *t = rx_comm_new(g, parent->ctx);
-    if (!t)
-        return RX_ERR_NOMEM;
-    t->coll_seq = 0x30000000u | ((uint32_t)tag & 0x0fffffffu);
-    int rc = rx_ctx_agree((uint64_t)parent->ctx << 32 | ((uint32_t)tag & 0x0fffffffu),
-                          rx_group_reduce, t, id);
-    rx_comm_destroy(t);
-    return rc;
+    rx_group_agree_t a = {parent, g, (int)(0x30000000u | ((uint32_t)tag & 0x0fffffffu))};
+    return rx_ctx_agree((uint64_t)parent->ctx << 32 | ((uint32_t)tag & 0x0fffffffu),
+                        rx_group_reduce, &a, id);
 }
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

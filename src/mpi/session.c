@@ -88,25 +88,21 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     if (rx_rt.finalized)
         return rx_session_err(NULL, MPI_ERR_SESSION, fn, "the runtime was stopped (every "
                               "session finalized, or MPI_Finalize); rdmx cannot start it again");
-    /* the handle arguments can only be looked up once the tables exist:
-     * predefined handlers and MPI_INFO_NULL are known before */
+    /* error handlers can only be looked up once their table exists: the
+     * predefined ones are known before; info objects work before any
+     * initialization (MPI_INFO_ENV is made by it) */
     int predefined_eh = errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN ||
                         errhandler == MPI_ERRORS_ABORT;
-    if (!rx_rt.initialized && (!predefined_eh || (info != MPI_INFO_NULL &&
-                                                  info != MPI_INFO_ENV)))
+    if (!rx_rt.initialized && !predefined_eh)
         return rx_session_err(NULL, MPI_ERR_ARG, fn, "before any initialization only "
-                              "predefined error handlers and MPI_INFO_NULL / MPI_INFO_ENV "
-                              "can name objects");
-    int wanted = MPI_THREAD_SINGLE;
-    if (rx_rt.initialized) {
-        rx_info_t *in;
-        int rc = rx_info_arg(NULL, info, &in, fn);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (!rx_htab_get(&rx_errh_table, errhandler))
-            return rx_session_err(NULL, MPI_ERR_ARG, fn, "invalid error handler");
-        wanted = rx_session_thread_wanted(in);
-    }
+                              "predefined error handlers can be given");
+    if (rx_rt.initialized && !rx_htab_get(&rx_errh_table, errhandler))
+        return rx_session_err(NULL, MPI_ERR_ARG, fn, "invalid error handler");
+    rx_info_t *given = NULL;
+    if ((info != MPI_INFO_ENV || rx_rt.initialized) && info != MPI_INFO_NULL &&
+        !(given = rx_info_get(info)))
+        return rx_session_err(NULL, MPI_ERR_INFO, fn, "invalid info object");
+    int wanted = rx_session_thread_wanted(given);
     rx_session_t *s = calloc(1, sizeof *s);
     if (!s)
         return rx_session_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory");

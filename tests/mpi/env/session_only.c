@@ -2,7 +2,8 @@
  * A program that uses only sessions (MPI-4.0 §11.3), never MPI_Init: the
  * process sets and their info, groups and communicators made from them (a
  * reduction and a ring on each), two sessions at once, the session's
- * info and error handlers; MPI_Initialized and MPI_Finalized stay false
+ * info (a thread_level hint in an info object made before any initialization)
+ * and error handlers; MPI_Initialized and MPI_Finalized stay false
  * all along (they describe the world model). */
 #include "rxtest.h"
 
@@ -53,8 +54,25 @@ int main(void)
     rxt_name = "session_only";
     RXT_CHECK(world_model_flags() == 0, "before any session: flags %d", world_model_flags());
     MPI_Session s;
-    RXT_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+    /* an info object made before any initialization: the thread_level hint */
+    MPI_Info hint, hint_used;
+    RXT_MPI(MPI_Info_create(&hint));
+    RXT_MPI(MPI_Info_set(hint, "thread_level", "MPI_THREAD_SINGLE"));
+    RXT_MPI(MPI_Session_init(hint, MPI_ERRORS_RETURN, &s));
+    RXT_MPI(MPI_Info_free(&hint));
     RXT_CHECK(world_model_flags() == 0, "a session does not initialize the world model");
+    RXT_MPI(MPI_Session_get_info(s, &hint_used));
+    char level[64] = "";
+    int lflag = 0;
+    RXT_MPI(MPI_Info_get(hint_used, "thread_level", sizeof level - 1, level, &lflag));
+#ifdef MPICH_VERSION /* MPICH 4.0.2 gives a higher level than asked, which it may */
+    RXT_CHECK(lflag && !strncmp(level, "MPI_THREAD_", 11), "session thread_level: '%s' (%d)",
+              level, lflag);
+#else
+    RXT_CHECK(lflag && !strcmp(level, "MPI_THREAD_SINGLE"), "session thread_level: '%s' (%d)",
+              level, lflag);
+#endif
+    RXT_MPI(MPI_Info_free(&hint_used));
 
     int n = 0;
     RXT_MPI(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &n));

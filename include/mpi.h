@@ -455,6 +455,25 @@ RX_MPI_API(int, Keyval_free, (int *keyval))
 RX_MPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
 RX_MPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
 RX_MPI_API(int, Attr_delete, (MPI_Comm comm, int keyval))
+/* MPI-1 functions removed in MPI-3.0 (MPI-4.1 §16.2), still in MPICH's mpi.h:
+ * programs that call them build with rdmx too. MPI_LB and MPI_UB are not
+ * provided (their role is MPI_Type_create_resized's). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+RX_MPI_API(int, Address, (void *location, MPI_Aint *address))
+RX_MPI_API(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+RX_MPI_API(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+RX_MPI_API(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+RX_MPI_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype))
+RX_MPI_API(int, Type_hindexed, (int count, int *array_of_blocklengths,
+                                MPI_Aint *array_of_displacements, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype))
+RX_MPI_API(int, Type_struct, (int count, int *array_of_blocklengths,
+                              MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types,
+                              MPI_Datatype *newtype))
+RX_MPI_API(int, Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+RX_MPI_API(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+RX_MPI_API(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
 RX_MPI_API(int, Add_error_class, (int *errorclass))
 RX_MPI_API(int, Add_error_code, (int errorclass, int *errorcode))
 RX_MPI_API(int, Add_error_string, (int errorcode, const char *string))

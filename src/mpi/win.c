@@ -177,7 +177,8 @@ static int rx_shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp
     rx_win_shared_query(w, rank == MPI_PROC_NULL ? -1 : rank, &sz, &du, &b);
     *size = (MPI_Aint)sz;
     *disp_unit = du;
-    *(void **)baseptr = b;
+    /* a rank that gave no memory has no segment to point at */
+    *(void **)baseptr = rank != MPI_PROC_NULL && sz == 0 ? NULL : b;
     return MPI_SUCCESS;
 }
 

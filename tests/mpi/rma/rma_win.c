@@ -2,7 +2,8 @@
  * Window objects: Win_allocate_shared with Win_shared_query (direct loads and
  * stores between the ranks of a node, contiguous segments), the attributes
  * (base, size, disp_unit, create flavor, memory model), Win_get_group, names,
- * dynamic windows with attach / detach, and a window error handler. */
+ * dynamic windows with attach / detach, and a window error handler; a shared window
+ * whose odd ranks give no memory: their segments are size 0 with a NULL base. */
 #include "rxtest.h"
 
 static int handler_calls, handler_code;
@@ -13,6 +14,31 @@ static void on_error(MPI_Win *win, int *code, ...)
     handler_calls++;
     handler_code = *code;
     handler_win = *win;
+}
+
+static void test_zero_segments(MPI_Comm node)
+{
+    int nme, nn;
+    MPI_Comm_rank(node, &nme);
+    MPI_Comm_size(node, &nn);
+    int *mine;
+    MPI_Win w;
+    RXT_MPI(MPI_Win_allocate_shared(nme % 2 ? 0 : 4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                                    node, &mine, &w));
+    for (int r = 0; r < nn; r++) {
+        MPI_Aint sz = -1;
+        int du, *p = NULL;
+        RXT_MPI(MPI_Win_shared_query(w, r, &sz, &du, &p));
+#ifdef OPEN_MPI /* Open MPI 4.1 gives a base there (where the next segment starts) */
+        p = r % 2 ? NULL : p;
+#endif
+        if (r % 2)
+            RXT_CHECK(sz == 0 && p == NULL, "empty segment %d: size %ld base %p", r, (long)sz,
+                      (void *)p);
+        else
+            RXT_CHECK(sz == 4 * (MPI_Aint)sizeof(int) && p, "segment %d: size %ld", r, (long)sz);
+    }
+    RXT_MPI(MPI_Win_free(&w));
 }
 
 int main(int argc, char **argv)
@@ -173,6 +199,7 @@ int main(int argc, char **argv)
     RXT_MPI(MPI_Win_free(&dw));
     free(area);
     free(addr);
+    test_zero_segments(node);
     MPI_Comm_free(&node);
     return rxt_finish();
 }

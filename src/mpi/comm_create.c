@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * Communicator creation beyond dup and split: MPI_Comm_split_type
- * (MPI_COMM_TYPE_SHARED), MPI_Comm_create (collective over the parent) and
+ * (MPI_COMM_TYPE_SHARED, and the MPI-4 hardware splits: guided by
+ * "mpi_hw_resource_type" = "mpi_shared_memory" it is the shared split; any
+ * other resource type, and the unguided split, give MPI_COMM_NULL, which the
+ * standard allows when no such split is offered), MPI_Comm_create (collective over the parent) and
  * MPI_Comm_create_group (collective over the group's members only). */
 #include "coll_impl.h"
 #include "info_impl.h"
@@ -16,15 +19,22 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     RX_GET_COMM(c, comm, fn);
     if (c->remote)
         return rx_mpi_err(c, MPI_ERR_COMM, fn, "not valid on an intercommunicator");
-    rx_info_t *hints; /* checked, not interpreted: no keys apply */
+    rx_info_t *hints; /* checked; only mpi_hw_resource_type is read */
     int rc = rx_info_arg(c, info, &hints, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!newcomm)
         return rx_mpi_err(c, MPI_ERR_ARG, fn, "newcomm is NULL");
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+        const char *v = hints ? rx_info_lookup(hints, "mpi_hw_resource_type") : NULL;
+        split_type = v && !strcmp(v, "mpi_shared_memory") ? MPI_COMM_TYPE_SHARED : MPI_UNDEFINED;
+    } else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        split_type = MPI_UNDEFINED;
+    }
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         return rx_mpi_err(c, MPI_ERR_ARG, fn,
-                          "split_type %d not supported (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                          "split_type %d not supported (MPI_COMM_TYPE_SHARED, _HW_GUIDED, "
+                          "_HW_UNGUIDED or MPI_UNDEFINED)",
                           split_type);
     /* the node index is the same for every rank of a node and differs
      * between nodes: a colour for MPI_Comm_split */

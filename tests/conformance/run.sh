@@ -11,7 +11,8 @@
 #             pt2pt rma topo); DIR/NAME runs one program's lines only
 #   RDMX_BUILD        rdmx build folder (default: ./build), for rdmx-cc and rdmx-run
 #   CONF_WORK         where the suite is copied, configured and built (default /tmp/rdmx-conf-IMPL)
-#   CONF_TIMEOUT      seconds per run when the testlist sets no timeLimit (default 60)
+#   CONF_TIMEOUT      seconds per run when the testlist sets no timeLimit (default 60), given
+#                     to the launcher as MPIEXEC_TIMEOUT as the suite's runtests does
 #   CONF_LISTS        testlists read in each directory (default: testlist; add testlist.dtp for
 #                     the generated datatype-pool lines)
 # Prints one line per run (PASS, FAIL, LINK, BUILD, CRASH, HANG) and the counts per directory and
@@ -56,9 +57,10 @@ fi
 
 declare -A total=()
 kinds=(PASS FAIL LINK BUILD CRASH HANG)
-verdict() { # rc output-file result-test -> kind
-    local rc=$1 out=$2 rt=$3
-    [ "$rc" = 124 ] || [ "$rc" = 137 ] && { echo HANG; return; }
+verdict() { # rc output-file result-test killed -> kind
+    local rc=$1 out=$2 rt=$3 killed=$4
+    [ "$killed" = 1 ] && { echo HANG; return; }
+    [ -z "$rt" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && { echo HANG; return; }
     if grep -qE 'killed by signal|exited on signal|Segmentation fault|signal [0-9]+ \((Aborted|Bus error|Illegal|Floating)|BAD TERMINATION|core dumped' "$out" &&
         ! grep -qE 'called MPI_Abort|MPI_ABORT was invoked' "$out"; then
         echo CRASH; return
@@ -99,11 +101,16 @@ for sel in "${dirs[@]}"; do
             echo "$k  $tag  ($(grep -m1 -oE "undefined reference to \`[^']*'|error: .*" "$work/$d/$name.build.log"))"
         else
             out="$work/$d/$name.np$np.out"
-            (cd "$work/$d" && env "${envs[@]}" timeout -k 5 "$limit" "${launch[@]}" "$np" "./$name" "${args[@]}" \
-                >"$out" 2>&1 </dev/null)
+            # as the suite's runtests does, the launcher is told the time limit
+            # (MPIEXEC_TIMEOUT, which mpiexec.mpich, mpirun.openmpi and rdmx-run
+            # honour); timeout(1) ends what outlives it by 15 s
+            t0=$SECONDS
+            (cd "$work/$d" && env "${envs[@]}" MPIEXEC_TIMEOUT="$limit" timeout -k 5 $((limit + 15)) \
+                "${launch[@]}" "$np" "./$name" "${args[@]}" >"$out" 2>&1 </dev/null)
             rc=$?
+            killed=$((rc == 124 && SECONDS - t0 >= limit + 15 ? 1 : 0))
             [ "$impl" = openmpi ] && rm -f /dev/shm/vader_segment.* 2>/dev/null
-            k=$(verdict "$rc" "$out" "$rt")
+            k=$(verdict "$rc" "$out" "$rt" "$killed")
             echo "$k  $tag  (rc $rc)"
         fi
         cnt[$k]=$((${cnt[$k]:-0} + 1)) total[$k]=$((${total[$k]:-0} + 1))

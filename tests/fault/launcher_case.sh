@@ -193,6 +193,21 @@ env)
     expect_rc 1
     expect_err 'RDMX_FT_A is "\(unset\)"'
     ;;
+session)
+    # each rank leads its own session (and process group), apart from the
+    # launcher's: with autogroup scheduling a busy machine shares CPU time out
+    # by session, and ranks in the launcher's would count as one process
+    mine=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f4)
+    run --tag-output -n 3 sh -c 'set -- $(sed "s/.*) //" /proc/$$/stat); echo "pid $$ pgrp $3 sid $4"'
+    expect_rc 0
+    [ "$(count_lines '^\[[0-2]\] pid ')" -eq 3 ] || fail "expected a line from each rank"
+    sids=$(awk '{print $7}' "$W/out" | sort -u | wc -l)
+    [ "$sids" -eq 3 ] || fail "the ranks share sessions"
+    while read -r tag _ pid _ pgrp _ sid; do
+        [ "$pid" = "$pgrp" ] && [ "$pid" = "$sid" ] || fail "rank $tag: pid $pid, group $pgrp, session $sid"
+        [ "$sid" != "$mine" ] || fail "rank $tag runs in the launcher's session"
+    done < "$W/out"
+    ;;
 bind-core)
     run --tag-output --bind-to core --report-bindings -n 3 sh -c 'grep Cpus_allowed_list /proc/self/status'
     expect_rc 0

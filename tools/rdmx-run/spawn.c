@@ -27,9 +27,17 @@ static void rx_run_setenv_int(const char *name, long v)
 static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, int stdin_fd,
                          int pmi_fd, int out_fd, int err_fd, int report_fd)
 {
-    /* Its own process group: signals for the rank reach what it starts, and a
-     * Ctrl-C in the terminal reaches only the launcher, which forwards it. */
-    setpgid(0, 0);
+    /* Its own session, and so its own process group: signals for the rank
+     * reach what it starts, and a Ctrl-C in the terminal reaches only the
+     * launcher, which forwards it. The session matters to the scheduler:
+     * with autogroups (Linux's default on desktops and many servers) CPU
+     * time is shared out between sessions, so ranks left in the launcher's
+     * session would weigh together as much as one process of any other
+     * session on a busy machine (hydra starts each rank in its own session
+     * too). setsid fails only for a group leader, which this child is not:
+     * the launcher does not set its group. */
+    if (setsid() < 0)
+        setpgid(0, 0);
     /* If the launcher dies, even by SIGKILL, the rank dies with it. The check
      * closes the window where the launcher died before prctl. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -162,8 +170,8 @@ int rx_run_spawn(rx_run_job_t *job, rx_run_rank_t *r, int stdin_fd)
     if (pid == 0)
         rx_run_child(job, r, launcher, stdin_fd, sv[1], out[1], err[1], rep[1]);
 
-    /* Also here, so that the group exists before the launcher signals it. */
-    setpgid(pid, pid);
+    /* The rank's group (its session, made before exec) exists once the
+     * report pipe below has closed: nothing signals the group before that. */
     r->pid = pid;
     if (own_in >= 0)
         close(own_in); /* the rank has it */

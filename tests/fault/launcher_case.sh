@@ -207,6 +207,14 @@ session)
         [ "$pid" = "$pgrp" ] && [ "$pid" = "$sid" ] || fail "rank $tag: pid $pid, group $pgrp, session $sid"
         [ "$sid" != "$mine" ] || fail "rank $tag runs in the launcher's session"
     done < "$W/out"
+    # a niced launch stays niced: the rank's new autogroup takes the nice value
+    if [ -r /proc/self/autogroup ]; then
+        want=$(($(nice) + 7))
+        [ "$want" -le 19 ] || want=19
+        RUN_PREFIX="nice -n 7" run -n 2 sh -c 'cat /proc/self/autogroup'
+        expect_rc 0
+        [ "$(grep -c "nice $want\$" "$W/out")" -eq 2 ] || fail "autogroups not niced ($want): $(cat "$W/out")"
+    fi
     ;;
 bind-core)
     run --tag-output --bind-to core --report-bindings -n 3 sh -c 'grep Cpus_allowed_list /proc/self/status'

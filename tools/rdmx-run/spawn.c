@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,26 @@ static void rx_run_setenv_int(const char *name, long v)
     char buf[32];
     snprintf(buf, sizeof buf, "%ld", v);
     setenv(name, buf, 1);
+}
+
+/* A niced launch stays niced towards other sessions: a new session has a
+ * new autogroup of nice 0, where the task's own nice value only ranks it
+ * against the tasks of that group. Raising a group's nice needs no
+ * privilege; without autogroups the file is absent and nothing changes. */
+static void rx_run_keep_nice(void)
+{
+    errno = 0;
+    int prio = getpriority(PRIO_PROCESS, 0);
+    if (prio <= 0 || errno)
+        return;
+    int fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[16];
+    int len = snprintf(buf, sizeof buf, "%d", prio);
+    ssize_t w = write(fd, buf, (size_t)len);
+    (void)w;
+    close(fd);
 }
 
 /* In the child: never returns. */
@@ -38,6 +59,7 @@ static void rx_run_child(rx_run_job_t *job, rx_run_rank_t *r, pid_t launcher, in
      * the launcher does not set its group. */
     if (setsid() < 0)
         setpgid(0, 0);
+    rx_run_keep_nice();
     /* If the launcher dies, even by SIGKILL, the rank dies with it. The check
      * closes the window where the launcher died before prctl. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);

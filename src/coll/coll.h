@@ -181,6 +181,25 @@ int rx_coll_group_region(rx_comm_t *c, int maker, size_t size, void **addr, int 
 
 /* p2p helpers (coll_p2p.c) */
 int rx_coll_tag(rx_comm_t *c);
+
+/* Persistent collectives may be started in different orders on different
+ * members (MPI-4.1 §6.13), so their messages cannot carry call-order tags.
+ * Each persistent request takes a block of tags when it is made (the init
+ * calls are ordered as every collective call is, so all members take the
+ * same block), and every collective tag taken while one of its starts
+ * issues the operation comes from that block. Pinned tags have a half of
+ * the tag space of their own and never meet call-order ones. */
+uint32_t rx_coll_pin_reserve(rx_comm_t *c);
+typedef struct rx_coll_pin {
+    int on;
+    uint32_t block, used; /* the request's block; tags of it taken so far */
+} rx_coll_pin_t;
+#define RX_COLL_PIN_NONE ((rx_coll_pin_t){0, 0, 0})
+/* Make pin the current one; returns the one before. An operation that takes
+ * tags later, from the progress engine (intercommunicator plans), keeps its
+ * own and swaps it in around each step. */
+rx_coll_pin_t rx_coll_pin_swap(rx_coll_pin_t pin);
+int rx_coll_pinned(void); /* pinned tags are taken: paths ordered by call are closed */
 int rx_coll_send(const void *buf, size_t bytes, int peer, int tag, rx_comm_t *c);
 int rx_coll_recv(void *buf, size_t bytes, int peer, int tag, rx_comm_t *c);
 int rx_coll_sendrecv(const void *sbuf, size_t sbytes, int dst, void *rbuf, size_t rbytes,

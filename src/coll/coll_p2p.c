@@ -5,9 +5,35 @@
 #include "p2p/p2p.h"
 #include "util/status.h"
 
+#define RX_COLL_TAG_PINNED 0x20000000u /* the half of the tag space of pinned tags */
+#define RX_COLL_PIN_TAGS 16u           /* tags in one block: the most one start takes */
+
+/* Per thread: a start issues its operation inside one call. */
+static __thread rx_coll_pin_t rx_coll_pin;
+
 int rx_coll_tag(rx_comm_t *c)
 {
-    return (int)(c->coll_seq++ & 0x3fffffff);
+    if (__builtin_expect(rx_coll_pin.on, 0))
+        return (int)(RX_COLL_TAG_PINNED | rx_coll_pin.block |
+                     (rx_coll_pin.used++ & (RX_COLL_PIN_TAGS - 1)));
+    return (int)(c->coll_seq++ & (RX_COLL_TAG_PINNED - 1));
+}
+
+uint32_t rx_coll_pin_reserve(rx_comm_t *c)
+{
+    return (c->pcoll_seq++ * RX_COLL_PIN_TAGS) & (RX_COLL_TAG_PINNED - 1);
+}
+
+rx_coll_pin_t rx_coll_pin_swap(rx_coll_pin_t pin)
+{
+    rx_coll_pin_t before = rx_coll_pin;
+    rx_coll_pin = pin;
+    return before;
+}
+
+int rx_coll_pinned(void)
+{
+    return rx_coll_pin.on;
 }
 
 static rx_req_t *rx_coll_post(int kind, const void *buf, size_t bytes, int peer, int tag,

@@ -44,6 +44,7 @@ typedef struct rx_comm {
     struct rx_comm *local, *cview;
     int errhandler;              /* MPI_Errhandler handle */
     uint32_t coll_seq;           /* tags of successive collectives */
+    uint32_t pcoll_seq;          /* tag blocks of persistent collectives (coll_p2p.c) */
     rx_attr_t *attrs;
     int topo_kind;               /* rx_topo_kind */
     void *topo;

@@ -315,7 +315,8 @@ static int rx_allred(int kind, const void *sendbuf, void *recvbuf, MPI_Count cou
     const void *in = in_place ? recvbuf : sendbuf;
     if (!req && kind == RX_COLL_ALLREDUCE && dt->contig)
         return rx_coll_rc(c, rx_coll_allreduce(in, recvbuf, (size_t)count, dt, o, c), fn);
-    if (req && kind == RX_COLL_ALLREDUCE) {
+    /* the node path orders operations by call: not for persistent starts */
+    if (req && kind == RX_COLL_ALLREDUCE && !rx_coll_pinned()) {
         rx_req_t *r;
         rc = rx_coll_node_iallreduce(in, recvbuf, (size_t)count, dt, o, c, &r);
         if (rc == RX_OK) {

@@ -32,6 +32,7 @@ struct rx_iplan {
     rx_req_t *req;          /* completes with the plan; st_error its first error */
     rx_istep_t step;
     int stage, tag, err;
+    rx_coll_pin_t pin;      /* a persistent start's tags (coll.h), or none */
     MPI_Comm inter, local;  /* handles of c->cview and c->local */
     MPI_Request *parts;     /* the current stage's operations */
     int nparts;
@@ -90,12 +91,17 @@ static int rx_parts_done(rx_iplan_t *p)
  * it: the other group still expects every message of the later stages. */
 static int rx_plan_advance(rx_iplan_t *p)
 {
+    int done = 0;
+    rx_coll_pin_t before = rx_coll_pin_swap(p->pin);
     while (rx_parts_done(p)) {
-        if (!p->step(p))
-            return 1;
+        if (!p->step(p)) {
+            done = 1;
+            break;
+        }
         p->stage++;
     }
-    return 0;
+    p->pin = rx_coll_pin_swap(before);
+    return done;
 }
 
 static void rx_plan_drop(rx_iplan_t *p)
@@ -115,11 +121,16 @@ static void rx_plan_end(rx_iplan_t *p)
     rx_plan_drop(p);
 }
 
-/* 1 if no plan of the same intercommunicator comes before p. */
+/* 1 if no plan of the same intercommunicator comes before p. Plans of
+ * persistent starts take their tags from their own blocks, and members may
+ * start them in any order: they run at once, and others do not wait for
+ * them. */
 static int rx_plan_first(const rx_iplan_t *p)
 {
+    if (p->pin.on)
+        return 1;
     for (const rx_iplan_t *q = rx_plans; q != p; q = q->next)
-        if (q->c == p->c)
+        if (q->c == p->c && !q->pin.on)
             return 0;
     return 1;
 }
@@ -189,6 +200,8 @@ static int rx_plan_go(rx_iplan_t *p, MPI_Request *req, const char *fn)
     r->st_tag = MPI_ANY_TAG;
     p->req = r;
     p->tag = rx_coll_tag(c); /* in call order, alike in both groups */
+    p->pin = rx_coll_pin_swap(RX_COLL_PIN_NONE);
+    rx_coll_pin_swap(p->pin);
     rx_iplan_t **pp = &rx_plans;
     while (*pp)
         pp = &(*pp)->next;

@@ -4,7 +4,10 @@
  * them in a persistent request (kind RX_REQ_PSEND, mode RX_PMODE_COLL, so
  * that Wait / Test / Request_free treat it as every persistent request);
  * MPI_Start runs the collective's nonblocking form with them, and a progress
- * hook completes the persistent request when that operation has. Starting
+ * hook completes the persistent request when that operation has. The
+ * operation's messages carry tags the request took at init, not at the
+ * start, so members may start their requests in different orders (§6.13;
+ * coll.h, rx_coll_pin_reserve). Starting
  * through the nonblocking entry points keeps one implementation of every
  * collective, intercommunicators included, and the collective layer's
  * schedule cache turns each start after the first into a lookup.
@@ -32,6 +35,7 @@ typedef struct rx_pcoll {
     int req_id;               /* the persistent request (rx_req_lookup fails once released) */
     int kind;
     MPI_Request running;      /* the started nonblocking collective, or MPI_REQUEST_NULL */
+    uint32_t tags;            /* the block of collective tags every start uses (coll.h) */
     MPI_Comm comm;
     const void *sbuf;
     void *rbuf;
@@ -235,7 +239,9 @@ int rx_pcoll_start(rx_req_t *r)
      * the request; its handle is accepted for this start. */
     int freed = c->freed;
     c->freed = 0;
+    rx_coll_pin_t before = rx_coll_pin_swap((rx_coll_pin_t){1, p->tags, 0});
     int rc = rx_pcoll_issue(p, &p->running);
+    rx_coll_pin_swap(before);
     c->freed = freed;
     if (rc != MPI_SUCCESS) {
         p->running = MPI_REQUEST_NULL;
@@ -275,6 +281,7 @@ static int rx_pcoll_new(rx_pcoll_t *proto, MPI_Info info, MPI_Request *request, 
         return rx_mpi_err(c, MPI_ERR_NO_MEM, fn, "out of requests");
     }
     p->running = MPI_REQUEST_NULL;
+    p->tags = rx_coll_pin_reserve(c);
     p->req_id = r->index;
     rx_req_hold_comm(r, c); /* for the request's whole life */
     r->ctx = c->ctx;

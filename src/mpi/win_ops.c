@@ -102,10 +102,10 @@ static int rx_rma_check(rx_win_t *w, rx_rma_op_t *op, MPI_Count ocount, MPI_Data
             op->op = o;
             goto checked;
         }
-        if (!td->basic || (!td->predefined && rx_basic_class(td->basic) == RX_CLASS_PAIR))
+        if (!td->basic)
             return rx_win_err(w, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                              "target datatype %s is not made of one predefined type "
-                              "(or is a derived type of pairs)", td->name ? td->name : "");
+                              "target datatype %s is not made of one predefined type",
+                              td->name ? td->name : "");
         if (!rx_op_valid(o->predefined, td->basic))
             return rx_win_err(w, MPI_ERR_OP, fn, "%s is not defined on %s",
                               rx_op_name(o->predefined), rx_basic_name(td->basic));

@@ -198,7 +198,7 @@ static void rx_am_answered(rx_win_t *w, int target, rx_rma_amrec_t *rec, int sta
     }
     if (rec && --rec->refs == 0) {
         if (rec->stage)
-            rx_dtype_unpack(rec->rdt, rec->stage, rec->bytes, rec->rbuf);
+            rx_rma_result_unpack(rec->rdt, rec->stage, rec->bytes, rec->rbuf);
         free(rec->stage);
         if (rec->req) {
             if (status != RX_OK)

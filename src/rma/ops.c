@@ -5,7 +5,9 @@
  * its layout already is the stream, else a packed copy. For put / get the
  * stream is the packed ("wire") form; for accumulates it is an array of basic
  * elements (a predefined type's buffer as it is, pair types included, or the
- * packed form of a derived type). The target side is cut into contiguous
+ * packed form of a derived type; for derived types of value-index pairs,
+ * the pairs in their own layout, padding included, as the reduction
+ * functions take them). The target side is cut into contiguous
  * segments (one for raw layouts, else one per data block of each element);
  * each segment is moved by the target's path: memory access (DIRECT), the
  * transport's get / put (TL), or active messages (AM). Over the network, puts,
@@ -67,6 +69,76 @@ static int rx_is_acc(int k) { return k == RX_RMA_OP_ACC || k == RX_RMA_OP_GACC |
 static int rx_whole(const rx_dtype_t *d, int acc)
 {
     return acc ? d->predefined : rx_dtype_wire_is_raw(d);
+}
+
+/* Derived types of value-index pairs: the packed form drops the padding
+ * inside and after each pair, which the reduction functions need, so such
+ * data is combined pair by pair in the pair type's own layout. */
+static int rx_pair_derived(const rx_dtype_t *d)
+{
+    return d && !d->predefined && d->basic && rx_basic_class(d->basic) == RX_CLASS_PAIR;
+}
+
+static const rx_dtype_t *rx_basic_type(int basic)
+{
+    return rx_dtype_get(RX_HANDLE(RX_KIND_DATATYPE, basic));
+}
+
+/* count elements of a derived pair type d at buf, as an array of pairs in
+ * the pair type's layout (NULL: no memory). */
+static void *rx_pairs_gather(const rx_dtype_t *d, const void *buf, size_t count)
+{
+    const rx_dtype_t *p = rx_basic_type(d->basic);
+    size_t n = count * d->basic_count;
+    void *packed = malloc(count * d->wire + 1), *pairs = malloc(n * (size_t)p->extent + 1);
+    if (packed && pairs) {
+        rx_dtype_pack(d, buf, count, packed);
+        rx_dtype_unpack(p, packed, n * p->wire, pairs);
+    } else {
+        free(pairs);
+        pairs = NULL;
+    }
+    free(packed);
+    return pairs;
+}
+
+void rx_rma_result_unpack(const rx_dtype_t *rdt, const void *stage, size_t bytes, void *rbuf)
+{
+    if (!rx_pair_derived(rdt)) {
+        rx_dtype_unpack(rdt, stage, bytes, rbuf);
+        return;
+    }
+    /* the stage holds pairs in their own layout: pack them, then spread */
+    const rx_dtype_t *p = rx_basic_type(rdt->basic);
+    size_t n = bytes / (size_t)p->extent;
+    void *packed = malloc(n * p->wire + 1);
+    if (!packed)
+        return; /* cannot happen for the sizes staged here; leaves rbuf as it was */
+    rx_dtype_pack(p, stage, n, packed);
+    rx_dtype_unpack(rdt, packed, n * p->wire, rbuf);
+    free(packed);
+}
+
+/* Where each pair of count elements of the derived pair type d starts,
+ * from the start of the data, in type-map order: the pair whose packed
+ * bytes begin at q begins where the block holding packed byte q puts it
+ * (its value comes first). *n gets their number; NULL: no memory. */
+static int64_t *rx_pair_offsets(const rx_dtype_t *d, size_t count, size_t *n)
+{
+    size_t psz = rx_basic_type(d->basic)->wire, k = 0, packed = 0;
+    int64_t *v = malloc(sizeof *v * (count * d->basic_count + 1));
+    if (!v)
+        return NULL;
+    for (size_t e = 0; e < count; e++)
+        for (int b = 0; b < d->nblocks; b++) {
+            size_t len = d->blocks[b].len;
+            int64_t at = (int64_t)e * d->extent + d->blocks[b].off;
+            for (size_t q = (packed + psz - 1) / psz * psz; q < packed + len; q += psz)
+                v[k++] = at + (int64_t)(q - packed);
+            packed += len;
+        }
+    *n = k;
+    return v;
 }
 
 int rx_rma_range(rx_win_t *w, rx_rma_op_t *op, uint64_t *off, uint64_t *span)
@@ -208,6 +280,10 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
     if (has_origin && op->ocount) {
         if (rx_whole(op->odt, acc)) {
             in = op->obuf;
+        } else if (acc && rx_pair_derived(op->odt)) {
+            if (!(in_stage = rx_pairs_gather(op->odt, op->obuf, op->ocount)))
+                return RX_ERR_NOMEM;
+            in = in_stage;
         } else {
             in_stage = malloc(op->ocount * op->odt->wire);
             if (!in_stage)
@@ -224,7 +300,10 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
         if (rx_whole(op->rdt, acc)) {
             out = op->rbuf;
         } else {
-            size_t sz = op->rcount * (acc ? (size_t)op->rdt->size : op->rdt->wire);
+            size_t sz = op->rcount * (!acc ? op->rdt->wire
+                                      : rx_pair_derived(op->rdt)
+                                          ? op->rdt->basic_count * basic_ext
+                                          : (size_t)op->rdt->size);
             out_stage = malloc(sz ? sz : 1);
             if (!out_stage) {
                 free(in_stage);
@@ -261,10 +340,25 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
 
     rx_seg_it_t it;
     rx_seg_init(&it, op->tdt, op->tcount, rx_whole(op->tdt, acc));
+    /* a derived pair type at the target: runs of pairs one extent apart */
+    int64_t *pairs = NULL;
+    size_t npairs = 0, pair_at = 0;
+    if (acc && rx_pair_derived(op->tdt) &&
+        !(pairs = rx_pair_offsets(op->tdt, op->tcount, &npairs)))
+        rc = RX_ERR_NOMEM;
     int64_t soff;
     size_t len, pos = 0;
     rx_tl_t *tl = t->tl;
-    while (rc == RX_OK && rx_seg_next(&it, &soff, &len)) {
+    while (rc == RX_OK && (pairs ? pair_at < npairs : rx_seg_next(&it, &soff, &len))) {
+        if (pairs) {
+            size_t k = 1;
+            soff = pairs[pair_at];
+            while (pair_at + k < npairs &&
+                   pairs[pair_at + k] == soff + (int64_t)(k * basic_ext))
+                k++;
+            pair_at += k;
+            len = k * basic_ext;
+        }
         uint64_t o = toff + (uint64_t)soff;
         if (acc && it.whole)
             len = op->tcount * basic_ext;
@@ -298,6 +392,7 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
         }
         pos += len;
     }
+    free(pairs);
     if (rec) {
         rx_rma_am_rec_done(rec, pos);
         free(in_stage);
@@ -312,7 +407,7 @@ int rx_rma_do(rx_win_t *w, const rx_rma_op_t *op, rx_req_t *req)
             rc = frc;
     }
     if (rc == RX_OK && out_unpack)
-        rx_dtype_unpack(op->rdt, out_stage, pos, op->rbuf);
+        rx_rma_result_unpack(op->rdt, out_stage, pos, op->rbuf);
     free(in_stage);
     free(out_stage);
     if (req)

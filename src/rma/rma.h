@@ -267,6 +267,9 @@ int rx_rma_am_seg(rx_win_t *w, const rx_rma_op_t *op, rx_rma_amrec_t *rec, uint6
                   const void *in, size_t len, size_t nelem, void *out);
 /* No more segments; bytes = the result stream's length. */
 void rx_rma_am_rec_done(rx_rma_amrec_t *rec, size_t bytes);
+/* Results of an accumulate staged in stream form (bytes of them) into the
+ * result buffer of rdt (ops.c). */
+void rx_rma_result_unpack(const rx_dtype_t *rdt, const void *stage, size_t bytes, void *rbuf);
 int rx_rma_am_lock(rx_win_t *w, int target, int exclusive);
 int rx_rma_am_unlock(rx_win_t *w, int target, int exclusive);
 int rx_rma_am_flush(rx_win_t *w, int target);

@@ -101,7 +101,7 @@ int rx_coll_multinode(const rx_comm_t *c);
 
 /* The node path (node_select.c) for members all on one node: the one
  * place that chooses among its algorithms (slot, ring, direct, direct
- * reduction) from what every member agrees on, and returns the algorithm's
+ * reduction, streamed reduction) from what every member agrees on, and returns the algorithm's
  * RX_* status, or RX_COLL_DECLINED when none applies (too large, disabled,
  * forced elsewhere, no region): the caller then runs a schedule. */
 enum { RX_COLL_DECLINED = 100 /* positive: neither RX_OK, RX_INPROGRESS nor an error */ };

@@ -11,6 +11,8 @@
  *              by cross-memory attach
  *   direct reduction  coll_shm_direct_red.c: large reductions read in
  *              place; offload.c steps them for nonblocking calls
+ *   stream     coll_shm_stream_red.c: a two-rank Reduce, the non-root's
+ *              input streamed through the ring while the root combines
  *
  * Region of a communicator of p ranks (S = slot size, K = ring depth,
  * D = ring chunk):
@@ -114,8 +116,15 @@ void rx_shm_slot_gather(rx_shm_state_t *st, const void *sbuf, size_t bytes, void
 void rx_shm_slot_scatter(rx_shm_state_t *st, const void *sbuf, size_t bytes, void *rbuf,
                          int root);
 
+/* Stream leaf: a Reduce of a two-rank communicator through the ring,
+ * contiguous dt, extent at most RX_BC_CHUNK, any count. */
+void rx_shm_stream_reduce(rx_shm_state_t *st, const void *sbuf, void *rbuf, size_t count,
+                          const rx_dtype_t *dt, const rx_opobj_t *op, int root);
+
 /* Ring leaf: any size (large messages stream through the entries). */
 void rx_shm_ring_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root);
+/* The writer of ring entry t: wait until every other rank has used t - K. */
+void rx_shm_ring_space(rx_shm_state_t *st, uint64_t t);
 
 /* The node phases of hierarchical collectives (node_select.c chooses the
  * leaf): reduce to / bcast from the group's rank root on a group's state.

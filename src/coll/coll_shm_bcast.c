@@ -11,7 +11,7 @@
 #include "coll_shm.h"
 
 /* Root: wait until entry t may be written (every rank has used t - K). */
-static void rx_bc_space(rx_shm_state_t *st, uint64_t t)
+void rx_shm_ring_space(rx_shm_state_t *st, uint64_t t)
 {
     if (t <= st->bfree)
         return;
@@ -40,7 +40,7 @@ void rx_shm_ring_bcast(rx_shm_state_t *st, void *buf, size_t bytes, int root)
             n = RX_BC_CHUNK;
         void *data = bytes <= RX_INLINE ? (void *)l->data : (void *)(st->bc_data + k * RX_BC_CHUNK);
         if (me == root) {
-            rx_bc_space(st, t);
+            rx_shm_ring_space(st, t);
             memcpy(data, (char *)buf + done, n);
             rx_st(&l->seq, t);
         } else {

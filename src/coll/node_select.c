@@ -2,7 +2,7 @@
  * The node path's selector: the one place that decides whether a
  * collective of a communicator whose members share a node runs through its
  * shared region, and by which leaf (coll_shm.h lists them): slot, ring,
- * direct or direct reduction. A call none of them fits is declined
+ * direct, direct reduction or streamed reduction. A call none of them fits is declined
  * (RX_COLL_DECLINED) and the caller runs a schedule.
  *
  * Every input to a choice is something every member agrees on (arguments,
@@ -26,6 +26,10 @@
 #define RX_XO_DIRECT_BCAST 32768
 #define RX_XO_DIRECT_ALLGATHER 16384
 #define RX_XO_DIRECT_ALLTOALL 16384
+/* A two-rank Reduce streams through the ring from here (2 ranks, µs,
+ * against the slot path or the direct reduction: 16 KiB 2.0 / 3.8, 64 KiB
+ * 8.1 / 14.8, 1 MiB 115 / 157, 4 MiB 584 / 1,130; docs/collectives.md). */
+#define RX_XO_STREAM_REDUCE 8192
 /* oversubscribed nodes: bcast through the ring from here even above
  * RDMX_COLL_SHM_BCAST_MAX, at every size (measured with 4 and 8 ranks on
  * 2 cores); below it the ring takes every bcast it may */
@@ -177,6 +181,14 @@ int rx_coll_node_reduce(const void *sbuf, void *rbuf, size_t count, const rx_dty
                         const rx_opobj_t *op, int root, rx_comm_t *c)
 {
     rx_shm_state_t *st;
+    size_t ext = (size_t)dt->extent;
+    /* Two ranks from the crossover: streamed through the ring, the
+     * non-root's copy and the root's combine at once */
+    if (c->size == 2 && dt->contig && ext > 0 && ext <= RX_BC_CHUNK &&
+        count * ext >= RX_XO_STREAM_REDUCE && (st = rx_node_state(c, 0, RX_COLL_REDUCE))) {
+        rx_shm_stream_reduce(st, sbuf, rbuf, count, dt, op, root);
+        return RX_OK;
+    }
     /* above the slot, as the allreduce: single copy where every rank has a CPU */
     if (rx_node_direct_red_fits(RX_COLL_REDUCE, dt, count) &&
         (st = rx_node_direct(c, RX_COLL_REDUCE)))

@@ -74,11 +74,23 @@ static int rx_coop_peer_dead(pid_t pid)
     return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
+/* Whether world_peer is itself in the middle of a read from us (its slot
+ * lies in our ring towards it). Traffic both ways at once: the peer has a
+ * copy of its own to do, so asking it for help only adds the wait for the
+ * chunks it claims between its own (2 ranks, bidirectional bandwidth of
+ * 1-4 MiB: 0.77-0.85 of the peers' with help asked for every message). */
+static int rx_coop_peer_busy(rx_shm_t *shm, int world_peer)
+{
+    const rx_shm_coop_t *o = &shm->tx[world_peer].ctl->coop;
+    return atomic_load_explicit(&o->done, memory_order_acquire) < o->nchunks;
+}
+
 int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint64_t remote)
 {
     rx_shm_coop_t *c = shm->coop_in[world_peer];
+    int busy = rx_coop_peer_busy(shm, world_peer);
     uint32_t chunk = (uint32_t)shm->coop_chunk;
-    uint32_t nchunks = (uint32_t)((len + chunk - 1) / chunk);
+    uint32_t nchunks = busy ? 1 : (uint32_t)((len + chunk - 1) / chunk);
     uint32_t gen = c->gen + 1;
     c->gen = gen;
     c->src = remote;
@@ -87,6 +99,15 @@ int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint
     c->chunk = chunk;
     c->nchunks = nchunks;
     atomic_store_explicit(&c->done, 0, memory_order_relaxed);
+    if (busy) {
+        /* alone, but shown in the slot as a transfer in progress (with no
+         * chunk left to claim), so the peer reading from us at the same
+         * time does not ask us either */
+        atomic_store_explicit(&c->next, ((uint64_t)gen << 32) | 1, memory_order_release);
+        int err = rx_shm_cma_copy(shm->pid_of[world_peer], 0, local, remote, len);
+        atomic_store_explicit(&c->done, 1, memory_order_release);
+        return !err ? RX_OK : rx_shm_copy_failed(shm, world_peer, "process_vm_readv from", err);
+    }
     atomic_store_explicit(&c->next, (uint64_t)gen << 32, memory_order_release);
     rx_am_hdr_t hdr = {.type = RX_SHM_AM_COOP, .cookie = gen};
     /* if our ring to the sender is full it simply gets no help */

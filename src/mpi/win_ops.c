@@ -311,12 +311,12 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
         rx_win_tgt_t *t = &w->tgt[target_rank];
         rx_opobj_t *o = rx_opobj_get(op);
         uint64_t off;
-        if (t->kind == RX_RMA_DIRECT && !t->lockacc && o && o->predefined &&
+        if (t->kind == RX_RMA_DIRECT && o && o->predefined &&
             rx_op_valid(o->predefined, d->basic) && rx_rma_native_type(d->basic) &&
             w->flavor != RX_WIN_FLAVOR_DYNAMIC && rx_rma_off(w, t, target_disp, &off) &&
             (uint64_t)d->extent <= t->size - off && result_addr &&
             (origin_addr || o->predefined == RX_OP_NO_OP)) {
-            rx_rma_acc_local(o, d->basic, origin_addr, t->base + off, 1, result_addr, 1);
+            rx_rma_fop_direct(t, o, d->basic, origin_addr, t->base + off, result_addr);
             return MPI_SUCCESS;
         }
     }
@@ -348,11 +348,12 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         rx_rma_in_epoch(w, target_rank)) {
         rx_win_tgt_t *t = &w->tgt[target_rank];
         uint64_t off;
-        if (t->kind == RX_RMA_DIRECT && !t->lockacc && rx_rma_native_type(d->basic) &&
+        if (t->kind == RX_RMA_DIRECT && rx_rma_native_type(d->basic) &&
             w->flavor != RX_WIN_FLAVOR_DYNAMIC && rx_rma_off(w, t, target_disp, &off) &&
-            (uint64_t)d->extent <= t->size - off)
-            return rx_rma_cas_local(d->basic, compare_addr, origin_addr, t->base + off,
-                                    result_addr, 1) == RX_OK ? MPI_SUCCESS : MPI_ERR_INTERN;
+            (uint64_t)d->extent <= t->size - off) {
+            rx_rma_cas_direct(t, d->basic, compare_addr, origin_addr, t->base + off, result_addr);
+            return MPI_SUCCESS;
+        }
     }
     rx_rma_op_t op = {.kind = RX_RMA_OP_CAS, .obuf = origin_addr, .cbuf = compare_addr,
                       .rbuf = result_addr, .rcount = 1, .rdt = d};

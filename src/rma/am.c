@@ -248,7 +248,7 @@ static void rx_am_apply(rx_win_t *w, int world_src, const rx_am_hdr_t *hdr, cons
         rx_am_reply(world_src, &ans, NULL, 0, NULL, 0);
         return;
     }
-    int native = !me->lockacc && rx_rma_native_type(rh.basic);
+    int native = !me->acclock && rx_rma_native_type(rh.basic);
     if (!native)
         rx_rma_spin_lock(&w->myctl->acc_lock);
     if (hdr->type == RX_AM_RMA_CAS)
@@ -257,7 +257,7 @@ static void rx_am_apply(rx_win_t *w, int world_src, const rx_am_hdr_t *hdr, cons
         rx_rma_acc_local(rx_opobj_get(RX_HANDLE(RX_KIND_OP, rh.op)), rh.basic, data, addr,
                          rh.nelem, old, native);
     if (!native)
-        rx_rma_spin_unlock(&w->myctl->acc_lock);
+        rx_rma_acc_unlock(me);
     if (fetch) {
         ans.type = RX_AM_RMA_DATA;
         rx_am_reply(world_src, &ans, &rh.dest, 8, old, rh.len);

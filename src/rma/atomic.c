@@ -68,7 +68,8 @@ void rx_rma_acc_local(const rx_opobj_t *op, int basic, const void *in, void *tar
             /* operands that arrived inside a message may sit at any offset;
              * the kernels read typed values (long double needs 16 bytes) */
             void *tmp = NULL;
-            if (in && ((uintptr_t)in & 15)) {
+            size_t align = ext & (~ext + 1); /* what the kernels may assume */
+            if (in && ((uintptr_t)in & ((align < 16 ? align : 16) - 1))) {
                 tmp = aligned_alloc(16, (count * ext + 15) & ~(size_t)15);
                 if (tmp) {
                     memcpy(tmp, in, count * ext);
@@ -143,6 +144,30 @@ int rx_rma_cas_local(int basic, const void *cmp, const void *in, void *target, v
     }
 #undef RX_CAS
     return RX_OK;
+}
+
+void rx_rma_fop_direct(const rx_win_tgt_t *t, const rx_opobj_t *op, int basic, const void *in,
+                       void *target, void *fetched)
+{
+    if (!t->acclock) {
+        rx_rma_acc_local(op, basic, in, target, 1, fetched, 1);
+        return;
+    }
+    rx_rma_spin_lock(&t->ctl->acc_lock);
+    rx_rma_acc_local(op, basic, in, target, 1, fetched, 0);
+    rx_rma_acc_unlock(t);
+}
+
+void rx_rma_cas_direct(const rx_win_tgt_t *t, int basic, const void *cmp, const void *in,
+                       void *target, void *fetched)
+{
+    if (!t->acclock) {
+        rx_rma_cas_local(basic, cmp, in, target, fetched, 1);
+        return;
+    }
+    rx_rma_spin_lock(&t->ctl->acc_lock);
+    rx_rma_cas_local(basic, cmp, in, target, fetched, 0);
+    rx_rma_acc_unlock(t);
 }
 
 /* Spin, then yield: on an oversubscribed node the holder may need our CPU. */

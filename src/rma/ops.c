@@ -182,7 +182,7 @@ int rx_rma_range(rx_win_t *w, rx_rma_op_t *op, uint64_t *off, uint64_t *span)
 static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const void *in,
                        void *tp, size_t nelem, void *fetched)
 {
-    int native = !t->lockacc && rx_rma_native_type(basic);
+    int native = !t->acclock && rx_rma_native_type(basic);
     if (!native)
         rx_rma_spin_lock(&t->ctl->acc_lock);
     if (op->kind == RX_RMA_OP_CAS)
@@ -190,7 +190,7 @@ static void rx_acc_mem(rx_win_tgt_t *t, const rx_rma_op_t *op, int basic, const 
     else
         rx_rma_acc_local(op->op, basic, in, tp, nelem, fetched, native);
     if (!native)
-        rx_rma_spin_unlock(&t->ctl->acc_lock);
+        rx_rma_acc_unlock(t);
 }
 
 /* Accumulate on memory reached by the transport: under the target's lock
@@ -236,7 +236,7 @@ static int rx_acc_tl(rx_win_t *w, rx_win_tgt_t *t, const rx_rma_op_t *op, int ba
         if (rc == RX_OK)
             rc = urc;
     } else {
-        rx_rma_spin_unlock(&t->ctl->acc_lock);
+        rx_rma_acc_unlock(t);
     }
     if (tmp != stackbuf)
         free(tmp);

@@ -265,6 +265,8 @@ int rx_win_setup(rx_win_t *w, rx_comm_t *comm, int flavor, void *base, size_t by
          * atomic instructions suffice, and they agree with network atomics */
         if (rx_win_node_members(comm, i) == 1)
             t->lockacc = 0;
+        t->acclock = t->lockacc || (nlocal == n && !w->acc_atomics);
+        t->lock_local = nlocal == n;
         t->rkey.addr = d[i].addr;
         t->rkey.key = (uint64_t)d[i].pid;
         /* node peers by single-copy get / put of memory named by its pid

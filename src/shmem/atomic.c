@@ -54,7 +54,7 @@ void rx_sh_amo(int op, int basic, size_t esize, void *dest, const void *val, con
     if (off % esize)
         rx_sh_fatal(fn, "%p is not aligned to its %zu-byte type", dest, esize);
     rx_win_tgt_t *t = &s->win->tgt[pe];
-    if (t->kind == RX_RMA_DIRECT && !t->lockacc && off + esize <= t->size) {
+    if (t->kind == RX_RMA_DIRECT && !t->acclock && off + esize <= t->size) {
         /* mapped: a CPU atomic, no lock (shmem_impl.h) */
         void *p = t->base + off;
         if (esize == 4)

@@ -109,6 +109,7 @@ static int rx_sh_win(rx_sh_seg_t *s, int flavor, size_t size, const char *name)
         return RX_ERR_NOMEM;
     }
     void *base = NULL;
+    w->acc_atomics = 1; /* SHMEM atomics are single elements: atomic instructions */
     rc = rx_win_setup(w, c, flavor, s->base, size, 1, &base);
     if (rc != RX_OK) { /* rx_win_setup released what it had made */
         free(w);

@@ -39,7 +39,7 @@ typedef struct rx_phase_fig {
 typedef struct rx_memo_ent {
     uint64_t h1, h2;
     uint32_t phase;  /* the first phase with these steps */
-    int done;        /* figures below are valid */
+    int done;        /* 1: figures below are valid; 0: being simulated; -1: that failed */
     rx_phase_fig_t fig;
     double net_bytes;
     uint64_t flows, hits;
@@ -47,6 +47,7 @@ typedef struct rx_memo_ent {
 
 typedef struct rx_memo {
     pthread_mutex_t lock;
+    pthread_cond_t ready; /* an entry's simulation ended */
     rx_memo_ent_t *e;
     uint64_t n, cap; /* open addressing, cap a power of two */
 } rx_memo_t;
@@ -181,7 +182,10 @@ static int rx_phase_one(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
     return rc;
 }
 
-/* Phase k: from the memo when an identical phase was simulated, else simulated (and recorded). */
+/* Phase k: from the memo when an identical phase was simulated, else simulated (and recorded).
+ * A thread that meets a phase another thread is simulating waits for its figures rather than
+ * simulating it too, so which phases are simulated, and the counts reported, do not depend on
+ * how the threads were scheduled. */
 static int rx_phase_take(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
 {
     rx_phase_run_t *run = wk->run;
@@ -194,7 +198,11 @@ static int rx_phase_take(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
     rx_memo_t *m = run->memo;
     pthread_mutex_lock(&m->lock);
     rx_memo_ent_t *e = rx_memo_get(m, h1, h2, k, &fresh);
-    if (e && e->done) {
+    while (e && !fresh && !e->done) {
+        pthread_cond_wait(&m->ready, &m->lock);
+        e = rx_memo_get(m, h1, h2, k, &fresh); /* the table may have moved */
+    }
+    if (e && e->done > 0) {
         *fig = e->fig;
         e->hits++;
         pthread_mutex_unlock(&m->lock);
@@ -204,20 +212,22 @@ static int rx_phase_take(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
     pthread_mutex_unlock(&m->lock);
     if (!e)
         return RX_ERR_NOMEM;
+    if (!fresh) /* its first simulation failed: that error is reported; this phase on its own */
+        return rx_phase_one(wk, k, fig);
     double nb = wk->res.net_bytes;
     uint64_t nf = wk->res.flows;
-    if ((rc = rx_phase_one(wk, k, fig)) || !fresh)
-        return rc; /* another thread is simulating the same phase: this run counts as its own */
+    rc = rx_phase_one(wk, k, fig);
     pthread_mutex_lock(&m->lock);
-    e = rx_memo_get(m, h1, h2, k, &fresh); /* the table may have moved */
+    e = rx_memo_get(m, h1, h2, k, &fresh);
     if (e) {
         e->fig = *fig;
         e->net_bytes = wk->res.net_bytes - nb;
         e->flows = wk->res.flows - nf;
-        e->done = 1;
+        e->done = rc ? -1 : 1;
     }
+    pthread_cond_broadcast(&m->ready);
     pthread_mutex_unlock(&m->lock);
-    return e ? RX_OK : RX_ERR_NOMEM;
+    return rc ? rc : e ? RX_OK : RX_ERR_NOMEM;
 }
 
 /* What the repetitions of memoised phases add: bytes and flows, and the link bytes of routing
@@ -227,7 +237,7 @@ static int rx_memo_apply(const rx_memo_t *m, rx_topo_t *t, const rx_workload_t *
 {
     for (uint64_t i = 0; i < m->cap; i++) {
         const rx_memo_ent_t *e = &m->e[i];
-        if (!e->done || !e->hits)
+        if (e->done <= 0 || !e->hits)
             continue;
         res->net_bytes += e->net_bytes * (double)e->hits;
         res->flows += e->flows * e->hits;
@@ -318,7 +328,7 @@ int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t 
     memset(res, 0, sizeof *res);
     double peak_rate = 0, sat_rate = 0;
     uint32_t sat_live = 0;
-    rx_memo_t memo = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    rx_memo_t memo = {.lock = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER};
     if (!rc) {
         run->w = w;
         run->t0 = run->last_report = t0;

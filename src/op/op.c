@@ -29,14 +29,20 @@
  * scalar). So each kernel walks the buffer in blocks of RX_OP_BLOCK bytes
  * with a constant inner trip count, which the vectorizer accepts, and finishes
  * the remainder with a scalar loop. The pointers are restrict: `in` and
- * `inout` must not overlap (asserted in rx_op_apply). Each kernel is built
- * three times (AVX-512, AVX2, baseline SSE2) and the loader picks the one
- * the CPU runs: an accumulate of 4 MiB of doubles into a window took
+ * `inout` must not overlap (asserted in rx_op_apply). On x86-64 each kernel
+ * is built three times (AVX-512, AVX2, baseline SSE2) and the loader picks
+ * the one the CPU runs: an accumulate of 4 MiB of doubles into a window took
  * 166 us with the SSE2 loop, 95 us with the AVX-512 one.
  */
 
 #define RX_OP_BLOCK 256 /* bytes per vectorized block */
+/* Not under ThreadSanitizer: the clones' resolvers run while the loader
+ * relocates the library, before TSan's runtime is up, and crash there. */
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
 #define RX_OP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RX_OP_CLONES
+#endif
 
 typedef void rx_op_fn(const void *restrict in, void *restrict inout, size_t count);
 

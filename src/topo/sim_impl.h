@@ -109,6 +109,14 @@ typedef struct rx_sim {
     uint32_t nact, actcap;
     uint64_t flow_seq;
     rx_link_state_t *ls;
+    /* latency and capacity per link as an index into a table of the fabric's distinct pairs (a
+     * few link classes): routing a transfer reads both for every hop, and a byte per link stays
+     * in cache where the 32-byte link records and the link states do not. NULL when the fabric
+     * has more than 256 distinct pairs: the link records are read. */
+    uint8_t *lkind;
+    struct rx_link_kind {
+        double lat, bw;
+    } lkinds[256];
     /* Contention-free run (rank synchronisation, routing that does not read link loads): every
      * flow is alone on each link it crosses while it is active, so the max-min filling would give
      * it the smallest capacity of its path; flows then skip the link lists and the filling, and

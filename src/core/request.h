@@ -44,6 +44,7 @@ typedef struct rx_req {
     int is_bsend;
     int persistent_active;
     int cancelled;
+    int cancel_wait;              /* send: 1 a cancel request is out, 2 and the send finished meanwhile */
     /* status */
     int st_source, st_tag, st_error; /* st_error: the binding's error class */
     int st_rc;                    /* the RX_ERR_* that failed it below the binding (rx_req_fail) */

@@ -116,7 +116,10 @@ static rx_bseg_t *rx_bbuf_take(rx_bbuf_t *b, size_t bytes, char **copy)
         *copy = s->heap;
         return s;
     }
-    size_t need = (bytes + MPI_BSEND_OVERHEAD + 15) & ~(size_t)15;
+    /* exactly what the standard tells programs to reserve, no rounding: a
+     * buffer of the sum of count + MPI_BSEND_OVERHEAD over the messages
+     * holds them all (the segment records live outside it) */
+    size_t need = bytes + MPI_BSEND_OVERHEAD;
     rx_bbuf_reclaim(b);
     long off = rx_bbuf_fit(b, need);
     if (off < 0) {

@@ -89,6 +89,7 @@ static void rx_persist_rearm(rx_req_t *r)
     r->complete = 0;
     r->state = RX_RS_NONE;
     r->cancelled = 0;
+    r->cancel_wait = 0;
     r->st_source = r->st_tag = r->st_error = 0;
     r->st_bytes = 0;
     r->offset = 0;

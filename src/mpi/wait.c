@@ -529,10 +529,18 @@ int PMPI_Cancel(MPI_Request *request)
         int rc = rx_greq_cancel(r);
         return rc == MPI_SUCCESS ? rc : rx_mpi_err(NULL, rc, "MPI_Cancel", "cancel_fn failed");
     }
-    /* receives still unmatched are cancelled; a send that was already handed
-     * to the transport completes normally, which MPI allows */
+    /* receives still unmatched are cancelled at once; a send that waits for
+     * its receiver asks it to drop the message and completes with the
+     * answer; one that completed without the receiver (eager) stays sent,
+     * which MPI allows */
     if ((r->kind == RX_REQ_RECV || r->kind == RX_REQ_PRECV) && !r->complete)
         rx_p2p_cancel_recv(r);
+    else if ((r->kind == RX_REQ_SEND || r->kind == RX_REQ_PSEND) && !r->complete && !r->is_bsend &&
+             r->p_mode != RX_PMODE_COLL && r->p_mode != RX_PMODE_PART) {
+        int rc = rx_p2p_cancel_send(r);
+        if (rc != RX_OK)
+            return rx_mpi_err(r->comm, rx_mpi_class_of(rc), "MPI_Cancel", "the cancel request could not be sent");
+    }
     return MPI_SUCCESS;
 }
 RX_ALIAS(Cancel)

@@ -79,21 +79,38 @@ rx_unexp_t *rx_mq_find_unexp(rx_mq_t *q, int src, int tag)
     return NULL;
 }
 
+/* Takes u, which follows prev (NULL: the head), out of the unexpected list. */
+static rx_unexp_t *rx_mq_unlink_unexp(rx_mq_t *q, rx_unexp_t *prev, rx_unexp_t *u)
+{
+    if (prev)
+        prev->next = u->next;
+    else
+        q->unexp_head = u->next;
+    if (q->unexp_tail == u)
+        q->unexp_tail = prev;
+    u->next = NULL;
+    return u;
+}
+
 rx_unexp_t *rx_mq_take_unexp(rx_mq_t *q, int src, int tag)
 {
     rx_unexp_t *prev = NULL;
-    for (rx_unexp_t *u = q->unexp_head; u; prev = u, u = u->next) {
-        if (rx_matches(src, tag, u->src, u->tag)) {
-            if (prev)
-                prev->next = u->next;
-            else
-                q->unexp_head = u->next;
-            if (q->unexp_tail == u)
-                q->unexp_tail = prev;
-            u->next = NULL;
-            return u;
-        }
-    }
+    for (rx_unexp_t *u = q->unexp_head; u; prev = u, u = u->next)
+        if (rx_matches(src, tag, u->src, u->tag))
+            return rx_mq_unlink_unexp(q, prev, u);
+    return NULL;
+}
+
+/* Only a send still waiting for its receiver is asked for: its cookie names
+ * no other message in the queue (an earlier send from the same request
+ * address that left an eager message here was not synchronous). */
+rx_unexp_t *rx_mq_take_unexp_of(rx_mq_t *q, int world_src, uint64_t cookie)
+{
+    rx_unexp_t *prev = NULL;
+    for (rx_unexp_t *u = q->unexp_head; u; prev = u, u = u->next)
+        if (u->world_src == world_src && u->cookie == cookie &&
+            (u->type == RX_AM_RTS || (u->flags & RX_AM_F_SYNC)))
+            return rx_mq_unlink_unexp(q, prev, u);
     return NULL;
 }
 

@@ -25,6 +25,8 @@ enum rx_am_type {
     RX_AM_FIN,   /* cookie = sender request: the receiver has read the data */
     RX_AM_CTS,   /* cookie = sender request, payload = receiver request cookie */
     RX_AM_DATA,  /* cookie = receiver request; offset in (src, tag) */
+    RX_AM_CANCEL,     /* cookie = sender request, payload = uint64 context id */
+    RX_AM_CANCEL_ACK, /* cookie = sender request, payload = uint64 1: cancelled, 0: matched */
 };
 #define RX_AM_F_SYNC 1
 
@@ -94,6 +96,14 @@ struct rx_unexp *rx_p2p_improbe(uint32_t ctx, int source, int tag);
 void rx_p2p_irecv_matched(rx_req_t *req, struct rx_unexp *u);
 /* Cancel a receive still in the posted queue: returns 1 if cancelled. */
 int rx_p2p_cancel_recv(rx_req_t *req);
+/* Ask the receiver to drop a send it has not matched yet (a rendezvous or a
+ * synchronous send: the others complete without the receiver). The request
+ * then completes with the answer, cancelled or not, so a wait on it returns
+ * whether the receiver ever posts a receive or not. */
+int rx_p2p_cancel_send(rx_req_t *req);
+/* A send's protocol finished (FIN, SACK, its last fragment): complete it,
+ * unless a cancel request is out, whose answer must find it still live. */
+void rx_p2p_send_done(rx_req_t *req);
 
 /* match.c: the queues */
 typedef struct rx_unexp {
@@ -117,6 +127,9 @@ void rx_mq_post(rx_mq_t *q, rx_req_t *req);
 int rx_mq_unpost(rx_mq_t *q, rx_req_t *req);
 rx_unexp_t *rx_mq_take_unexp(rx_mq_t *q, int src, int tag);
 rx_unexp_t *rx_mq_find_unexp(rx_mq_t *q, int src, int tag);
+/* The unmatched rendezvous or synchronous message of one send (the sender's
+ * world rank and request), taken out of the queue; NULL if matched already. */
+rx_unexp_t *rx_mq_take_unexp_of(rx_mq_t *q, int world_src, uint64_t cookie);
 void rx_mq_add_unexp(rx_mq_t *q, rx_unexp_t *u);
 void rx_mq_fini(void);
 

@@ -116,6 +116,18 @@ static void rx_recv_data(rx_req_t *r, const rx_am_hdr_t *hdr, const void *data, 
     }
 }
 
+/* A rendezvous send is over (read by the receiver, or cancelled): its
+ * registration may go, and the block list a typed send exposed. */
+static void rx_send_release_rndv(rx_req_t *s, int world)
+{
+    rx_tl_t *tl = rx_rt.peer_tl[world];
+    tl->ops->mem_release(tl, s->buf, s->bytes);
+    if (rx_req_typed(s)) {
+        rx_dtype_unref((rx_dtype_t *)s->user_dtype);
+        s->user_dtype = NULL;
+    }
+}
+
 void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const void *payload,
                        size_t len)
 {
@@ -172,17 +184,38 @@ void rx_p2p_am_handler(void *arg, int world_src, const rx_am_hdr_t *hdr, const v
     case RX_AM_SACK:
     case RX_AM_FIN: {
         rx_req_t *s = (rx_req_t *)(uintptr_t)hdr->cookie;
-        if (hdr->type == RX_AM_FIN) {
-            /* the receiver has read the buffer: its registration may go */
-            rx_tl_t *tl = rx_rt.peer_tl[world_src];
-            tl->ops->mem_release(tl, s->buf, s->bytes);
-            if (rx_req_typed(s)) { /* and the block list it read */
-                rx_dtype_unref((rx_dtype_t *)s->user_dtype);
-                s->user_dtype = NULL;
-            }
+        if (hdr->type == RX_AM_FIN)
+            rx_send_release_rndv(s, world_src);
+        rx_p2p_send_done(s);
+        return;
+    }
+    case RX_AM_CANCEL: {
+        uint64_t ctx, ans = 0;
+        memcpy(&ctx, payload, sizeof ctx);
+        rx_mq_t *q = rx_mq_get((uint32_t)ctx);
+        rx_unexp_t *u = q ? rx_mq_take_unexp_of(q, world_src, hdr->cookie) : NULL;
+        if (u) {
+            free(u->data);
+            free(u);
+            ans = 1;
         }
-        s->state = RX_RS_NONE;
-        rx_req_complete(s);
+        rx_p2p_send_ctrl(world_src, RX_AM_CANCEL_ACK, hdr->cookie, &ans, sizeof ans);
+        return;
+    }
+    case RX_AM_CANCEL_ACK: {
+        rx_req_t *s = (rx_req_t *)(uintptr_t)hdr->cookie;
+        uint64_t ans;
+        memcpy(&ans, payload, sizeof ans);
+        int finished = s->cancel_wait == 2;
+        s->cancel_wait = 0;
+        if (ans) { /* never matched: nothing more comes for it */
+            if (s->state == RX_RS_RNDV_WAIT)
+                rx_send_release_rndv(s, world_src);
+            s->state = RX_RS_NONE;
+            s->cancelled = 1;
+            rx_req_complete(s);
+        } else if (finished) /* matched, and its FIN or SACK came first */
+            rx_req_complete(s);
         return;
     }
     case RX_AM_CTS: {

@@ -143,7 +143,33 @@ int rx_p2p_stream(rx_req_t *req)
             return rc;
         req->offset += n;
     }
-    req->state = RX_RS_NONE;
-    rx_req_complete(req);
+    rx_p2p_send_done(req);
     return RX_OK;
+}
+
+void rx_p2p_send_done(rx_req_t *req)
+{
+    req->state = RX_RS_NONE;
+    if (req->cancel_wait) {
+        req->cancel_wait = 2;
+        return;
+    }
+    rx_req_complete(req);
+}
+
+int rx_p2p_cancel_send(rx_req_t *req)
+{
+    if (req->cancel_wait || req->complete)
+        return RX_OK;
+    /* an eager synchronous send still queued here: the cancel request goes
+     * behind it, in order, like everything to one peer */
+    if (!(req->state == RX_RS_RNDV_WAIT || req->state == RX_RS_SYNC_WAIT ||
+          (req->state == RX_RS_EAGER_PENDING && req->sync)))
+        return RX_OK;
+    uint64_t ctx = req->ctx;
+    req->cancel_wait = 1;
+    int rc = rx_p2p_send_ctrl(req->world_peer, RX_AM_CANCEL, (uint64_t)(uintptr_t)req, &ctx, sizeof ctx);
+    if (rc != RX_OK)
+        req->cancel_wait = 0;
+    return rc;
 }

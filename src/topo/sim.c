@@ -30,31 +30,18 @@ void rx_sim_result_free(rx_sim_result_t *r)
 
 /* ---- event heap ---- */
 
-/* The heap's entries start 48 bytes into a cache line, so that the two children of every
- * entry (2i + 1, 2i + 2: 32 bytes) share one line: a pop, which reads both at every level,
- * then misses once a level instead of twice on half of them. */
-#define RX_EV_SKEW 3
-_Static_assert(sizeof(rx_event_t) == 16, "the skew assumes 16-byte events");
-static int rx_ev_grow(rx_sim_t *s)
-{
-    uint32_t cap = s->evcap ? s->evcap * 2 : 1024;
-    rx_event_t *base = aligned_alloc(64, (cap + 4) * sizeof *base);
-    if (!base)
-        return RX_ERR_NOMEM;
-    if (s->ev)
-        memcpy(base + RX_EV_SKEW, s->ev, s->nev * sizeof *base);
-    free(s->ev ? s->ev - RX_EV_SKEW : NULL);
-    s->ev = base + RX_EV_SKEW;
-    s->evcap = cap;
-    return RX_OK;
-}
-
 static int rx_ev_push(rx_sim_t *s, double t, uint32_t type, uint32_t id, uint32_t ver)
 {
     if (s->radix)
         return rx_rq_push(s, &(rx_event_t){.t = t, .id = id, .type = type, .ver = ver});
-    if (s->nev == s->evcap && rx_ev_grow(s))
-        return RX_ERR_NOMEM;
+    if (s->nev == s->evcap) {
+        uint32_t cap = s->evcap ? s->evcap * 2 : 1024;
+        rx_event_t *e = realloc(s->ev, cap * sizeof *e);
+        if (!e)
+            return RX_ERR_NOMEM;
+        s->ev = e;
+        s->evcap = cap;
+    }
     uint32_t i = s->nev++;
     rx_event_t x = {.t = t, .id = id, .type = type, .ver = ver};
     while (i > 0) {
@@ -141,7 +128,7 @@ int rx_sim_schedule_done(rx_sim_t *s, uint32_t fid)
     rx_flow_t *f = &s->f[fid];
     f->ver += 1 + !(f->ver + 1); /* 0 stands for "not active" in fcur */
     s->fcur[fid] = f->ver;
-    double rate = s->fs[fid].rate;
+    double rate = s->frate[fid];
     double t = rate > 0 ? s->now + f->rem / rate : INFINITY;
     if (!isfinite(t))
         return RX_OK;
@@ -164,14 +151,21 @@ static int rx_flow_alloc(rx_sim_t *s, uint32_t *id)
         rx_flow_t *f = realloc(s->f, cap * sizeof *f);
         if (f)
             s->f = f;
-        rx_flow_solve_t *z = f ? realloc(s->fs, cap * sizeof *z) : NULL;
+        uint32_t *m = f ? realloc(s->fmark, cap * sizeof *m) : NULL;
+        if (m)
+            s->fmark = m;
+        double *r = m ? realloc(s->frate, cap * sizeof *r) : NULL;
+        if (r)
+            s->frate = r;
+        uint32_t *z = r ? realloc(s->frozen, cap * sizeof *z) : NULL;
         if (z)
-            s->fs = z;
+            s->frozen = z;
         uint32_t *v = z ? realloc(s->fcur, cap * sizeof *v) : NULL;
         if (!v)
             return RX_ERR_NOMEM;
         s->fcur = v;
         memset(v + s->fcap, 0, (cap - s->fcap) * sizeof *v);
+        memset(m + s->fcap, 0, (cap - s->fcap) * sizeof *m);
         memset(z + s->fcap, 0, (cap - s->fcap) * sizeof *z);
         s->fcap = cap;
     }
@@ -276,8 +270,8 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
     f->bytes = bytes;
     f->rem = (double)bytes;
     f->next_free = UINT32_MAX;
-    s->fs[fid].rate = 0;
-    s->fs[fid].frozen = 0;
+    s->frate[fid] = 0;
+    s->frozen[fid] = 0;
     if (ns == nd) {
         f->state = RX_FS_LOCAL;
         return rx_ev_push(s, s->now + (double)bytes / s->o.intra_bw, RX_EV_LOCAL_DONE, fid, 0);
@@ -521,7 +515,7 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         }
         f->state = RX_FS_ACTIVE;
         f->t_upd = s->now;
-        s->fs[e->id].rate = 0;
+        s->frate[e->id] = 0;
         if (s->alone) {
             if (++s->live > s->res->peak_live)
                 s->res->peak_live = s->live;
@@ -543,7 +537,7 @@ static int rx_sim_handle(rx_sim_t *s, const rx_event_t *e)
         return rx_link_attach(s, e->id);
     case RX_EV_FLOW_DONE:
         f = &s->f[e->id];
-        s->agg_rate -= s->fs[e->id].rate;
+        s->agg_rate -= s->frate[e->id];
         s->res->net_bytes += (double)f->bytes;
         if (s->alone) {
             if (s->radix && s->res->net_bytes >= 0x1p52) { /* sums of whole bytes stay exact */
@@ -646,14 +640,16 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->lkind);
     free(s->ranks);
     free(s->f);
+    free(s->fmark);
     free(s->act);
-    free(s->fs);
+    free(s->frate);
+    free(s->frozen);
     free(s->fcur);
     free(s->rmemo);
     free(s->lbusy);
     free(s->dkey);
     rx_rq_free(s);
-    free(s->ev ? s->ev - RX_EV_SKEW : NULL);
+    free(s->ev);
     free(s->done);
     free(s->injecting);
     free(s->own_rank_node);

@@ -81,14 +81,6 @@ typedef struct rx_route_memo {
 } rx_route_memo_t;
 _Static_assert(sizeof(rx_route_memo_t) % 64 == 0, "route memos fill whole cache lines");
 
-/* What the solver reads of a flow when it scans a link's flows: one 16-byte record per flow id,
- * so that testing a flow's mark and rate is one miss, not one per array. */
-typedef struct rx_flow_solve {
-    double rate;     /* bytes per second */
-    uint32_t mark;   /* solver epoch of its last visit */
-    uint32_t frozen; /* solver epoch in which it got its rate (UINT32_MAX: arrived, in a solve) */
-} rx_flow_solve_t;
-
 typedef struct rx_solve_entry {
     double share;
     uint32_t link, ver;
@@ -104,9 +96,11 @@ typedef struct rx_sim {
     uint32_t *own_rank_node;
     double now;
     /* flows; what the solver reads of every flow on a link is kept apart from the records, in
-     * a dense array by flow id, so that scanning a link's flows stays in cache */
+     * arrays indexed by flow id, so that scanning a link's flows stays in cache */
     rx_flow_t *f;
-    rx_flow_solve_t *fs;
+    uint32_t *fmark;
+    double *frate;    /* bytes per second */
+    uint32_t *frozen; /* solver epoch in which the flow got its rate */
     uint32_t *fcur;   /* version of the flow's pending completion while active, else 0 */
     uint32_t nf, fcap, ffree, live;
     int track_load; /* adaptive routing reads the flows routed over each link (rx_link_state_t.load) */

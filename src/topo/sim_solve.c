@@ -45,8 +45,8 @@ void rx_solver_free(rx_sim_t *s)
 int rx_solver_depart(rx_sim_t *s, uint32_t fid)
 {
     const rx_flow_t *f = &s->f[fid];
-    if (s->fs[fid].rate < s->departed_min)
-        s->departed_min = s->fs[fid].rate;
+    if (s->frate[fid] < s->departed_min)
+        s->departed_min = s->frate[fid];
     s->changed = 1;
     if (s->ndl + f->nh > s->dlcap) {
         uint32_t cap = s->dlcap ? s->dlcap * 2 : 1024;
@@ -104,8 +104,8 @@ static double rx_arrival_level(rx_sim_t *s, uint32_t l, uint32_t k, int *rc)
     }
     for (uint32_t j = 0; j < ls->n; j++) {
         uint32_t fid = ls->fl[j];
-        if (s->fs[fid].rate > 0 || s->fs[fid].frozen != UINT32_MAX) /* arrived flows are the k counted apart */
-            s->rbuf[n++] = s->fs[fid].rate;
+        if (s->frate[fid] > 0 || s->frozen[fid] != UINT32_MAX) /* arrived flows are the k counted apart */
+            s->rbuf[n++] = s->frate[fid];
     }
     if (n <= 32) { /* the usual few flows of a link: insertion sort, no calls per comparison */
         for (uint32_t i = 1; i < n; i++) {
@@ -205,7 +205,7 @@ int rx_solve_alone(rx_sim_t *s)
         rx_flow_t *f = &s->f[fid];
         f->t_upd = s->now;
         s->agg_rate += f->nrate; /* the rate was 0 */
-        s->fs[fid].rate = f->nrate;
+        s->frate[fid] = f->nrate;
         int rc = rx_sim_schedule_done(s, fid);
         if (rc)
             return rc;
@@ -229,8 +229,8 @@ int rx_solve(rx_sim_t *s)
     if (s->epoch == UINT32_MAX) { /* wrapped: marks of long ago could look current */
         for (uint32_t l = 0; l < s->t->nlinks; l++)
             s->ls[l].mark = 0;
-        for (uint32_t f = 0; f < s->fcap; f++)
-            s->fs[f].mark = s->fs[f].frozen = 0;
+        memset(s->frozen, 0, s->fcap * sizeof *s->frozen);
+        memset(s->fmark, 0, s->fcap * sizeof *s->fmark);
         s->epoch = 1;
     }
     const uint32_t ep = s->epoch;
@@ -238,7 +238,7 @@ int rx_solve(rx_sim_t *s)
     double level = s->departed_min;
     for (uint32_t i = 0; i < s->narrived; i++) {
         rx_flow_t *f = &s->f[s->arrived[i]];
-        s->fs[s->arrived[i]].frozen = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
+        s->frozen[s->arrived[i]] = UINT32_MAX; /* marks "arrived" for rx_arrival_level */
         for (int k = 0; k < f->nh; k++)
             s->ls[f->hop[k].link].newcnt++;
     }
@@ -264,10 +264,10 @@ int rx_solve(rx_sim_t *s)
     uint32_t nfl = 0;
     for (uint32_t i = 0; i < s->narrived; i++) {
         uint32_t fid = s->arrived[i];
-        if (s->f[fid].state != RX_FS_ACTIVE || s->fs[fid].mark == ep)
+        if (s->f[fid].state != RX_FS_ACTIVE || s->fmark[fid] == ep)
             continue;
-        s->fs[fid].mark = ep;
-        s->fs[fid].frozen = 0;
+        s->fmark[fid] = ep;
+        s->frozen[fid] = 0;
         if ((rc = rx_cflow_add(s, &nfl, fid)))
             return rc;
     }
@@ -276,8 +276,8 @@ int rx_solve(rx_sim_t *s)
     if (s->o.full_solve) {
         for (uint32_t i = 0; i < s->nact; i++) {
             uint32_t fid = s->act[i];
-            if (s->fs[fid].mark != ep) {
-                s->fs[fid].mark = ep;
+            if (s->fmark[fid] != ep) {
+                s->fmark[fid] = ep;
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
             }
@@ -310,7 +310,7 @@ int rx_solve(rx_sim_t *s)
             }
             if (alone > 0 && alone < INFINITY) {
                 f->nrate = alone;
-                s->fs[fid].frozen = ep;
+                s->frozen[fid] = ep;
                 continue;
             }
             for (int k = 0; k < f->nh; k++)
@@ -328,10 +328,10 @@ int rx_solve(rx_sim_t *s)
             const rx_link_state_t *ls = &s->ls[s->clinks[q]];
             for (uint32_t j = 0; j < ls->n; j++) {
                 uint32_t fid = ls->fl[j];
-                if (s->fs[fid].mark == ep || s->fs[fid].rate < cut)
+                if (s->fmark[fid] == ep || s->frate[fid] < cut)
                     continue;
                 const rx_flow_t *f = &s->f[fid];
-                s->fs[fid].mark = ep;
+                s->fmark[fid] = ep;
                 if ((rc = rx_cflow_add(s, &nfl, fid)))
                     return rc;
                 for (int k = 0; k < f->nh; k++)
@@ -355,10 +355,10 @@ int rx_solve(rx_sim_t *s)
         uint32_t u = 0;
         for (uint32_t j = 0; j < ls->n; j++) {
             uint32_t fid = ls->fl[j];
-            if (s->fs[fid].mark == ep)
+            if (s->fmark[fid] == ep)
                 u++;
             else
-                cap -= s->fs[fid].rate;
+                cap -= s->frate[fid];
         }
         ls->rcap = cap > 0 ? cap : 0;
         ls->unf = u;
@@ -382,10 +382,10 @@ int rx_solve(rx_sim_t *s)
             share = 0;
         for (uint32_t j = 0; j < ls->n; j++) {
             uint32_t fid = ls->fl[j];
-            if (s->fs[fid].mark != ep || s->fs[fid].frozen == ep)
+            if (s->fmark[fid] != ep || s->frozen[fid] == ep)
                 continue;
             rx_flow_t *f = &s->f[fid];
-            s->fs[fid].frozen = ep;
+            s->frozen[fid] = ep;
             f->nrate = share;
             for (int k = 0; k < f->nh; k++) {
                 uint32_t l2 = f->hop[k].link;
@@ -399,7 +399,7 @@ int rx_solve(rx_sim_t *s)
     for (uint32_t i = 0; i < nfl; i++) {
         uint32_t fid = s->cflows[i];
         rx_flow_t *f = &s->f[fid];
-        double rate = s->fs[fid].rate;
+        double rate = s->frate[fid];
         if (f->nrate == rate && rate > 0)
             continue;
         f->rem -= rate * (s->now - f->t_upd);
@@ -407,7 +407,7 @@ int rx_solve(rx_sim_t *s)
             f->rem = 0;
         f->t_upd = s->now;
         s->agg_rate += f->nrate - rate;
-        s->fs[fid].rate = f->nrate;
+        s->frate[fid] = f->nrate;
         if ((rc = rx_sim_schedule_done(s, fid)))
             return rc;
     }

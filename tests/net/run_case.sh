@@ -100,7 +100,7 @@ expect_clean() {
 case $CASE in
 p2p-2hosts)
     rx_net_up 2 || fail "namespace set-up"
-    suite 1 p2p_sizes p2p_order p2p_probe p2p_modes p2p_ssend p2p_truncate p2p_cancel p2p_special
+    suite 1 p2p_sizes p2p_order p2p_probe p2p_modes p2p_ssend p2p_truncate p2p_cancel p2p_cancel_send:strict p2p_special bsend_exact
     ;;
 coll-2hosts)
     rx_net_up 2 || fail "namespace set-up"

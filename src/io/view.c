@@ -21,6 +21,8 @@ static int rx_io_dense(const rx_dtype_t *t)
 int64_t rx_io_view_file_offset(const rx_io_view_t *v, int64_t pos)
 {
     const rx_dtype_t *t = v->ftype;
+    if (t->size == 0) /* a view of no data: every position is its displacement */
+        return v->disp;
     if (rx_io_dense(t))
         return v->disp + t->blocks[0].off + pos;
     int64_t tile = pos / (int64_t)t->size, rest = pos % (int64_t)t->size;
@@ -35,7 +37,7 @@ int64_t rx_io_view_file_offset(const rx_io_view_t *v, int64_t pos)
 int64_t rx_io_view_stream_pos(const rx_io_view_t *v, int64_t off)
 {
     const rx_dtype_t *t = v->ftype;
-    if (off <= v->disp)
+    if (off <= v->disp || t->size == 0)
         return 0;
     int64_t x = off - v->disp;
     int64_t tile = x / (int64_t)t->extent, within = x % (int64_t)t->extent;
@@ -170,7 +172,9 @@ int rx_io_access(int fd, const rx_io_view_t *v, int64_t pos, enum rx_io_dir dir,
 {
     size_t total = count * memtype->size;
     *done = 0;
-    if (total == 0)
+    /* a filetype of no data (a process with nothing to access, in a
+     * collective call) moves nothing, as ROMIO does */
+    if (total == 0 || v->ftype->size == 0)
         return 0;
     int64_t lo = 0, hi = 0;
     if (lock) {

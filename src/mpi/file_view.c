@@ -71,8 +71,8 @@ static int rx_file_types_class(const rx_dtype_t *et, const rx_dtype_t *ft, const
     *why = NULL;
     if (et->size == 0)
         *why = "the etype holds no data";
-    else if (ft->size == 0 || ft->extent <= 0)
-        *why = "the filetype holds no data or has no positive extent";
+    else if (ft->size > 0 && ft->extent <= 0)
+        *why = "the filetype has data but no positive extent";
     else if (ft->size % et->size)
         *why = "the filetype is not made of whole etypes";
     for (int b = 0; !*why && b < ft->nblocks; b++)

@@ -3,6 +3,7 @@
  * collectives and one-sided windows. Created exclusively with mode 0600 under
  * an unguessable name that starts with the job id (so the launcher's sweep
  * finds it after a crash); the creator unlinks it once all have attached. */
+#include "shm.h"
 #include "tl/tl.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -45,7 +46,7 @@ int rx_region_create(const char *jobid, size_t size, char *name, size_t namelen,
         shm_unlink(name);
         return RX_ERR_NOMEM;
     }
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, rx_shm_map_flags(len), fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
         rx_log_error("shm: mmap of region %s failed: %s", name, strerror(errno));
@@ -64,7 +65,7 @@ int rx_region_attach(const char *name, size_t size, void **addr)
         return RX_ERR_IO;
     }
     size_t len = rx_region_len(size);
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, rx_shm_map_flags(len), fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
         rx_log_error("shm: mmap of region %s failed: %s", name, strerror(errno));

@@ -5,6 +5,7 @@
  * outlive the processes that map it; the kernel checks the same ptrace
  * permission as for cross-memory attach before it lets a peer open the file. */
 #define _GNU_SOURCE
+#include "shm.h"
 #include "tl/tl.h"
 #include "util/log.h"
 #include "util/status.h"
@@ -38,7 +39,7 @@ int rx_region_fd_alloc(size_t size, int *fd, void **addr)
         close(f);
         return err == ENOSPC ? RX_ERR_NOMEM : RX_ERR_IO;
     }
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, rx_shm_map_flags(len), f, 0);
     if (p == MAP_FAILED) {
         rx_log_error("shm: mmap of %zu bytes failed: %s", len, strerror(errno));
         close(f);
@@ -58,7 +59,7 @@ int rx_region_fd_map(int owner_pid, int fd, size_t size, void **addr)
         rx_log_info("shm: cannot open rank memory %s: %s", path, strerror(errno));
         return RX_ERR_IO;
     }
-    void *p = mmap(NULL, rx_fd_len(size), PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    void *p = mmap(NULL, rx_fd_len(size), PROT_READ | PROT_WRITE, rx_shm_map_flags(rx_fd_len(size)), f, 0);
     int e = errno;
     close(f);
     if (p == MAP_FAILED) {

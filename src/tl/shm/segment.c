@@ -45,7 +45,7 @@ static size_t rx_shm_layout(int L, uint32_t ring_size, size_t *off_rank, size_t 
 
 static int rx_shm_map(rx_shm_t *shm, int fd, size_t size)
 {
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, rx_shm_map_flags(size), fd, 0);
     if (p == MAP_FAILED) {
         rx_log_error("shm: mmap of %zu bytes failed: %s", size, strerror(errno));
         return RX_ERR_IO;

@@ -18,6 +18,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 
 #define RX_CACHELINE 64
@@ -154,6 +155,18 @@ int rx_shm_coop_get(rx_shm_t *shm, int world_peer, void *local, size_t len, uint
 /* doorbell.c */
 void rx_shm_doorbell_ring(rx_shm_rank_ctl_t *peer);
 void rx_shm_doorbell_sleep(rx_shm_t *shm, int timeout_us);
+
+/* mmap flags for node-shared memory. Mappings up to 64 MiB (the rings'
+ * segment, collective regions, most windows) have their page tables filled at
+ * map time: otherwise every process takes a fault at the first touch of each
+ * page, and a ring's 64 pages per peer were touched inside the first timed
+ * thousands of messages (0-byte latency 1.3-1.6x that of later sizes). Larger
+ * mappings fault as they are used, so that a big window or heap costs no
+ * more at creation than touching it would. */
+static inline int rx_shm_map_flags(size_t len)
+{
+    return MAP_SHARED | (len <= ((size_t)64 << 20) ? MAP_POPULATE : 0);
+}
 
 static inline size_t rx_shm_rec_size(size_t len)
 {

@@ -26,7 +26,7 @@ static void test_big_bcast(void)
     RXT_MPI(MPI_Comm_split(MPI_COMM_WORLD, rxt_rank < 2 ? 0 : MPI_UNDEFINED, rxt_rank, &two));
     if (two == MPI_COMM_NULL)
         return;
-    unsigned char *buf = malloc((size_t)BIG);
+    unsigned char *buf = rxt_big_alloc((size_t)BIG);
     if (!buf)
         RXT_FATAL("no memory for %lld bytes", (long long)BIG);
     if (rxt_rank == 0)

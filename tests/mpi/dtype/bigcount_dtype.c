@@ -194,7 +194,7 @@ static void test_big_contiguous(void)
     RXT_MPI(MPI_Type_get_contents_c(big, 0, 0, 1, 1, ii, aa, c, tt));
     RXT_CHECK(c[0] == BIG && tt[0] == MPI_BYTE, "contiguous_c contents %lld", (long long)c[0]);
     if (rxt_rank < 2) {
-        unsigned char *buf = malloc((size_t)BIG);
+        unsigned char *buf = rxt_big_alloc((size_t)BIG);
         if (!buf)
             RXT_FATAL("no memory for %lld bytes", (long long)BIG);
         int to = rxt_size == 1 ? 0 : 1;
@@ -203,7 +203,7 @@ static void test_big_contiguous(void)
             rxt_fill(buf, (size_t)BIG, 11);
         if (rxt_size == 1) {
             /* to itself: a nonblocking receive first, into a second buffer */
-            unsigned char *in = malloc((size_t)BIG);
+            unsigned char *in = rxt_big_alloc((size_t)BIG);
             if (!in)
                 RXT_FATAL("no memory for %lld bytes", (long long)BIG);
             MPI_Request r;
@@ -246,7 +246,7 @@ static void test_big_vector_pack(void)
     RXT_CHECK(size == BIG && ext == 2 * HALF + 4 && need >= BIG,
               "vector_c: size %lld extent %lld pack size %lld", (long long)size, (long long)ext,
               (long long)need);
-    unsigned char *mem = malloc((size_t)ext), *packed = malloc((size_t)need);
+    unsigned char *mem = rxt_big_alloc((size_t)ext), *packed = rxt_big_alloc((size_t)need);
     if (!mem || !packed)
         RXT_FATAL("no memory for %lld + %lld bytes", (long long)ext, (long long)need);
     rxt_fill(mem, (size_t)ext, 21);

@@ -33,12 +33,12 @@ static void test_big(void)
 {
     if (rxt_rank > 1)
         return;
-    unsigned char *buf = malloc((size_t)BIG);
+    unsigned char *buf = rxt_big_alloc((size_t)BIG);
     if (!buf)
         RXT_FATAL("no memory for %lld bytes", (long long)BIG);
     MPI_Status st;
     if (rxt_size == 1) {
-        unsigned char *in = malloc((size_t)BIG);
+        unsigned char *in = rxt_big_alloc((size_t)BIG);
         if (!in)
             RXT_FATAL("no memory for %lld bytes", (long long)BIG);
         rxt_fill(buf, (size_t)BIG, 1);

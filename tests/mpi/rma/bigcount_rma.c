@@ -35,7 +35,7 @@ static void test_big(void)
     RXT_MPI(MPI_Win_allocate_c(wsize, 1, MPI_INFO_NULL, two, &wbuf, &win));
     unsigned char *buf = NULL;
     if (rxt_rank == 0) {
-        buf = malloc((size_t)BIG);
+        buf = rxt_big_alloc((size_t)BIG);
         if (!buf)
             RXT_FATAL("no memory for %lld bytes", (long long)BIG);
         rxt_fill(buf, (size_t)BIG, 31);

@@ -57,6 +57,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define RX_LINE 64
 #define RX_INLINE (RX_LINE - 16) /* payload 16-aligned: ops read it in place (long double) */
@@ -196,13 +197,29 @@ extern __thread int rx_coll_in_offload; /* set on the offload thread: no progres
  * thread, which never touches the engine) and yields once spinning has not
  * helped — in spin mode too, as the point-to-point waits do: on a loaded
  * machine the rank that must set the flag may be waiting for this CPU.
- * Never sleeps, since flag writes ring no doorbell. */
+ * Flag writes ring no doorbell, so in block mode (ranks outnumber cores) a
+ * wait that a thousand yields (milliseconds) have not ended naps instead,
+ * 16 µs doubling to 1 ms: a yielding rank stays runnable and takes its share
+ * of a core from the ranks that are working (a rank idle at a barrier while
+ * two others moved 2 GiB halved their speed), and 1 ms is about the slice a
+ * descheduled peer takes to come back anyway. Napping sooner cost short
+ * oversubscribed collectives 5 %: the timer wakes late (its slack is 50 µs). */
+#define RX_SHM_YIELDS_BEFORE_NAP 1024
 static inline void rx_shm_pause(int *n)
 {
-    if ((++*n & 15) == 0 && !rx_coll_in_offload)
+    if (*n == INT32_MAX) /* a wait of hours: keep the counter in range, napping */
+        *n = rx_rt.spin_count + RX_SHM_YIELDS_BEFORE_NAP + 64;
+    int k = ++*n - rx_rt.spin_count;
+    int nap = rx_rt.wait_mode == RX_WAIT_BLOCK && k > RX_SHM_YIELDS_BEFORE_NAP;
+    if (((*n & 15) == 0 || nap) && !rx_coll_in_offload)
         rx_progress();
-    if (*n > rx_rt.spin_count)
+    if (nap) {
+        int j = k - RX_SHM_YIELDS_BEFORE_NAP;
+        struct timespec ts = {0, j >= 7 ? 1000000 : 8000L << j};
+        nanosleep(&ts, NULL);
+    } else if (k > 0) {
         sched_yield();
+    }
 #if defined(__x86_64__) || defined(__i386__)
     else
         __builtin_ia32_pause();

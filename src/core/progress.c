@@ -68,6 +68,14 @@ static void rx_wait_yield(void)
     rx_cs_take(d);
 }
 
+int rx_progress_test(void)
+{
+    int n = rx_progress();
+    if (n == 0 && rx_rt.wait_mode == RX_WAIT_BLOCK)
+        rx_wait_yield();
+    return n;
+}
+
 void rx_wait_idle_slow(rx_waiter_t *w)
 {
     /* spin mode too yields once a wait has spun long (tens of microseconds):

@@ -53,6 +53,13 @@ int rx_finalize(void);
 
 /* Poll every transport and the protocol queues once; returns events handled. */
 int rx_progress(void);
+/* rx_progress for the calls that test and return (MPI_Test*, MPI_Iprobe,
+ * shmem_test*): when ranks outnumber cores (block mode) a poll that handled
+ * nothing also yields the CPU, as Open MPI's progress does when it yields
+ * when idle (its default when oversubscribed). Programs poll with tests in a
+ * loop; without the yield a polling rank keeps its core for a whole
+ * scheduler slice while the one it waits for cannot run. */
+int rx_progress_test(void);
 /* Upper layers register their own queues (pending sends, collective
  * schedules) to be driven by rx_progress. */
 typedef int (*rx_progress_hook_t)(void);

@@ -89,7 +89,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         rx_msg_status_proc_null(status);
         return MPI_SUCCESS;
     }
-    rx_progress();
+    rx_progress_test();
     struct rx_unexp *u = rx_p2p_improbe(c->ctx, source, tag);
     if (!u) {
         *flag = 0;

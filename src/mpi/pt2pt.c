@@ -446,7 +446,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         return MPI_SUCCESS;
     }
     rx_p2p_status_t st;
-    rx_progress();
+    rx_progress_test();
     *flag = rx_p2p_iprobe(c->ctx, source, tag, &st);
     if (*flag)
         rx_status_from_probe(status, &st);

@@ -95,7 +95,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->complete)
-        rx_progress();
+        rx_progress_test();
     *flag = r->complete;
     if (!*flag)
         return MPI_SUCCESS;
@@ -225,7 +225,7 @@ static int rx_test_all(int count, MPI_Request reqs[], int *flag, const char *fn)
     if (!flag)
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "flag is NULL");
     if (!rx_all_complete(count, reqs))
-        rx_progress();
+        rx_progress_test();
     *flag = rx_all_complete(count, reqs);
     return MPI_SUCCESS;
 }
@@ -300,7 +300,7 @@ static int rx_test_any(int count, MPI_Request reqs[], int *index, int *flag, int
         return rx_mpi_err(NULL, MPI_ERR_ARG, fn, "NULL argument");
     *found = rx_find_complete(count, reqs);
     if (*found == -1) {
-        rx_progress();
+        rx_progress_test();
         *found = rx_find_complete(count, reqs);
     }
     return MPI_SUCCESS;
@@ -349,7 +349,7 @@ static int rx_some(int incount, MPI_Request reqs[], int *outcount, int indices[]
     if (block) {
         RX_WAIT_UNTIL((n = rx_find_complete(incount, reqs)) != -1);
     } else if ((n = rx_find_complete(incount, reqs)) == -1) {
-        rx_progress();
+        rx_progress_test();
         n = rx_find_complete(incount, reqs);
     }
     if (n == -2) {
@@ -433,7 +433,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->complete)
-        rx_progress();
+        rx_progress_test();
     *flag = r->complete;
     if (*flag && rx_greq_is(r)) {
         int rc = rx_greq_status(r, status);

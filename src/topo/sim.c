@@ -72,6 +72,87 @@ static void rx_ev_sift_down(rx_event_t *h, uint32_t n, uint32_t i)
     h[i] = x;
 }
 
+/* An activation at now + lat, into the FIFO of its latency (sim_impl.h). */
+static int rx_act_push(rx_sim_t *s, double lat, uint32_t fid)
+{
+    uint32_t q = s->lqlast;
+    if (q >= s->nlq || s->lq[q].lat != lat) {
+        for (q = 0; q < s->nlq && s->lq[q].lat != lat; q++)
+            ;
+        if (q == s->nlq) {
+            if (q == RX_SIM_LATQ)
+                return rx_ev_push(s, s->now + lat, RX_EV_FLOW_ACTIVATE, fid, 0);
+            s->lq[q] = (struct rx_latq){.lat = lat};
+            s->nlq++;
+        }
+        s->lqlast = q;
+    }
+    struct rx_latq *a = &s->lq[q];
+    if (a->n == a->cap) {
+        uint32_t cap = a->cap ? a->cap * 2 : 1024;
+        rx_event_t *e = malloc(cap * sizeof *e);
+        if (!e)
+            return RX_ERR_NOMEM;
+        for (uint32_t i = 0; i < a->n; i++)
+            e[i] = a->e[(a->head + i) & (a->cap - 1)];
+        free(a->e);
+        a->e = e;
+        a->head = 0;
+        a->cap = cap;
+    }
+    rx_event_t x = {.t = s->now + lat, .id = fid, .type = RX_EV_FLOW_ACTIVATE};
+    a->e[(a->head + a->n++) & (a->cap - 1)] = x;
+    s->nlev++;
+    /* its time is the latest of its queue: it is the earliest head only of a queue just refilled */
+    if (a->n == 1 && (s->lqmin == UINT32_MAX || x.t < s->lq[s->lqmin].e[s->lq[s->lqmin].head].t))
+        s->lqmin = q;
+    return RX_OK;
+}
+
+/* The earliest pending event, or NULL: the heap's top, or the earliest FIFO head when strictly
+ * earlier (ties: the heap first, then the lower queue). */
+static const rx_event_t *rx_ev_first(const rx_sim_t *s)
+{
+    const rx_event_t *h = s->nev ? &s->ev[0] : NULL;
+    if (s->lqmin != UINT32_MAX) {
+        const struct rx_latq *a = &s->lq[s->lqmin];
+        const rx_event_t *x = &a->e[a->head];
+        if (!h || x->t < h->t)
+            return x;
+    }
+    return h;
+}
+
+static rx_event_t rx_ev_pop(rx_sim_t *s);
+
+/* Removes the earliest pending event (there is one). */
+static rx_event_t rx_ev_take(rx_sim_t *s)
+{
+    const rx_event_t *x = rx_ev_first(s);
+    if (x == &s->ev[0] && s->nev)
+        return rx_ev_pop(s);
+    struct rx_latq *a = &s->lq[s->lqmin];
+    rx_event_t e = *x;
+    a->head = (a->head + 1) & (a->cap - 1);
+    a->n--;
+    s->nlev--;
+    s->lqmin = UINT32_MAX;
+    for (uint32_t q = 0; q < s->nlq; q++)
+        if (s->lq[q].n && (s->lqmin == UINT32_MAX ||
+                           s->lq[q].e[s->lq[q].head].t < s->lq[s->lqmin].e[s->lq[s->lqmin].head].t))
+            s->lqmin = q;
+    return e;
+}
+
+/* Drops every pending activation (a new phase starts on an empty fabric). */
+void rx_act_clear(rx_sim_t *s)
+{
+    for (uint32_t q = 0; q < s->nlq; q++)
+        s->lq[q].head = s->lq[q].n = 0;
+    s->nlev = 0;
+    s->lqmin = UINT32_MAX;
+}
+
 /* Removes the earliest event. Bottom-up: the hole left at the root goes down to a leaf along the
  * smaller children (one comparison a level), then the last element rises from there over the
  * path's elements not earlier than itself. The heap ends as rx_ev_sift_down leaves it, ties
@@ -332,7 +413,13 @@ static int rx_transfer_start(rx_sim_t *s, uint32_t src, uint32_t dst, uint64_t b
         s->res->senders++;
         s->inj_sum += s->t->l[rx_topo_inject(s->t, ns)].bw;
     }
-    return rx_ev_push(s, s->now + lat, RX_EV_FLOW_ACTIVATE, fid, 0);
+    /* The FIFOs take an instant's activations in the order the transfers started, the heap in
+     * its own order; under rank synchronisation that order reaches adaptive routing choices and
+     * the rounding of rates (scale.cmake pins those figures), so only phase-synchronised runs,
+     * whose routes are all chosen when the phase starts, use them. */
+    if (s->radix || !s->one_phase)
+        return rx_ev_push(s, s->now + lat, RX_EV_FLOW_ACTIVATE, fid, 0);
+    return rx_act_push(s, lat, fid);
 }
 
 static void rx_flow_release(rx_sim_t *s, uint32_t fid)
@@ -587,8 +674,9 @@ static int rx_sim_handle_flows(rx_sim_t *s, double horizon)
 {
     rx_event_t b[RX_SIM_BATCH];
     uint32_t nb = 0;
-    while (nb < RX_SIM_BATCH && s->nev && s->ev[0].t <= horizon && s->ev[0].type <= RX_EV_FLOW_ACTIVATE) {
-        b[nb] = rx_ev_pop(s);
+    const rx_event_t *x;
+    while (nb < RX_SIM_BATCH && (x = rx_ev_first(s)) && x->t <= horizon && x->type <= RX_EV_FLOW_ACTIVATE) {
+        b[nb] = rx_ev_take(s);
         if (!rx_ev_stale(s, &b[nb]))
             __builtin_prefetch(&s->f[b[nb++].id]);
     }
@@ -650,6 +738,8 @@ void rx_sim_cleanup(rx_sim_t *s)
     free(s->dkey);
     rx_rq_free(s);
     free(s->ev);
+    for (uint32_t q = 0; q < s->nlq; q++)
+        free(s->lq[q].e);
     free(s->done);
     free(s->injecting);
     free(s->own_rank_node);
@@ -668,6 +758,7 @@ int rx_sim_setup(rx_sim_t *s, rx_topo_t *t, const rx_workload_t *w, const rx_sim
     s->o = *o;
     s->res = res;
     s->ffree = UINT32_MAX;
+    s->lqmin = UINT32_MAX;
     if (w->nranks == 0 || w->nranks >= RX_SIM_MAXID)
         return RX_ERR_INVAL;
     if (!o->rank_node && w->nranks > t->nnodes) {
@@ -792,7 +883,7 @@ int rx_sim_loop(rx_sim_t *s)
 {
     int rc = RX_OK;
     int progress = s->o.progress && !s->one_phase;
-    while (!rc && (s->nev || s->ndone || s->changed)) {
+    while (!rc && (s->nev || s->nlev || s->ndone || s->changed)) {
         if (progress && !(++s->report_tick & 0xffff))
             rx_sim_report(s);
         if (s->ndone > 1 && s->radix && (rc = rx_sim_sort_done(s)))
@@ -809,7 +900,7 @@ int rx_sim_loop(rx_sim_t *s)
         }
         if (s->changed)
             rc = rx_solve(s);
-        if (rc || !s->nev)
+        if (rc || !(s->nev || s->nlev))
             break;
         /* advance to the next event and take every event of that instant */
         rx_event_t e;
@@ -817,7 +908,7 @@ int rx_sim_loop(rx_sim_t *s)
             if ((rc = rx_rq_pop_first(s, &e)))
                 break;
         } else {
-            e = rx_ev_pop(s);
+            e = rx_ev_take(s);
             if (rx_ev_stale(s, &e))
                 continue;
         }
@@ -834,9 +925,10 @@ int rx_sim_loop(rx_sim_t *s)
                 rc = got;
             continue;
         }
-        while (!rc && s->nev && s->ev[0].t <= horizon) {
-            if (s->ev[0].type > RX_EV_FLOW_ACTIVATE) {
-                e = rx_ev_pop(s);
+        const rx_event_t *x;
+        while (!rc && (x = rx_ev_first(s)) && x->t <= horizon) {
+            if (x->type > RX_EV_FLOW_ACTIVATE) {
+                e = rx_ev_take(s);
                 rc = rx_sim_handle(s, &e);
                 continue;
             }

@@ -140,6 +140,19 @@ typedef struct rx_sim {
     /* events */
     rx_event_t *ev;
     uint32_t nev, evcap;
+    /* Activations apart from the heap: a flow activates at its start plus its route's latency,
+     * and flows start in time order, so the activations of one route latency come in time order
+     * too: a FIFO per distinct latency (a few per fabric, from the few link classes) takes them
+     * without a heap entry each (a third of all events: one per flow). A latency beyond
+     * RX_SIM_LATQ distinct ones goes to the heap. lqmin: the queue with the earliest head
+     * (UINT32_MAX: all empty); nlev: activations queued. */
+#define RX_SIM_LATQ 16
+    struct rx_latq {
+        double lat;
+        rx_event_t *e; /* ring of cap (a power of two) entries from head */
+        uint32_t head, n, cap;
+    } lq[RX_SIM_LATQ];
+    uint32_t nlq, lqmin, lqlast, nlev;
     uint32_t *done;
     uint32_t ndone, donecap;
     /* ranks */
@@ -200,5 +213,7 @@ void rx_sim_cleanup(rx_sim_t *s);
  * at every barrier), on several threads */
 int rx_sim_run_phases(rx_topo_t *t, const rx_workload_t *w, const rx_sim_opts_t *o, rx_sim_result_t *res);
 int rx_sim_defer_done(rx_sim_t *s, uint32_t fid);
+/* Drops the pending activations (sim.c). */
+void rx_act_clear(rx_sim_t *s);
 
 #endif

@@ -153,6 +153,7 @@ static int rx_phase_one(rx_phase_worker_t *wk, uint32_t k, rx_phase_fig_t *fig)
     s->nf = 0;
     s->ffree = UINT32_MAX;
     s->nev = 0;
+    rx_act_clear(s);
     s->now = 0;
     s->nfinished = 0;
     s->barrier_count = 0;
